@@ -1,0 +1,95 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+@_exported import WaymarkAPI
+import WaymarkCore
+
+/// The Waymark SDK: what a native app (or the gateway emulator) uses to talk to a server.
+///
+/// Reads that a person needs while walking to the car (occupancy, spot states) keep their last
+/// good answer on disk and return it, with its age, when the server cannot be reached.
+public final class WaymarkClient: Sendable {
+    public let serverURL: URL
+    let client: Client
+    /// The live stream needs a transport whose deadline outlasts a single request.
+    let streamingClient: Client
+    let cache: ResponseCache?
+    let now: @Sendable () -> Date
+
+    /// - Parameters:
+    ///   - cacheDirectory: where last good responses are kept; nil keeps none.
+    ///   - gatewayKey: the bearer secret sent with gateway operations.
+    public init(
+        serverURL: URL,
+        cacheDirectory: URL? = nil,
+        gatewayKey: String? = nil,
+        httpClient: HTTPClient = .shared,
+        requestTimeout: Duration = .seconds(20),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.serverURL = serverURL
+        self.now = now
+        self.cache = cacheDirectory.map(ResponseCache.init(directory:))
+        let middlewares: [any ClientMiddleware] = [BearerMiddleware(gatewayKey: gatewayKey)]
+        let seconds = requestTimeout.components.seconds
+        self.client = Client(
+            serverURL: serverURL,
+            configuration: .waymark,
+            transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: .seconds(max(1, seconds)))),
+            middlewares: middlewares)
+        self.streamingClient = Client(
+            serverURL: serverURL,
+            configuration: .waymark,
+            transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: .hours(24))),
+            middlewares: middlewares)
+    }
+}
+
+/// A value with where it came from: fresh from the server, or the last good copy on disk.
+public struct Cached<Value: Sendable>: Sendable {
+    public var value: Value
+    public var fetchedAt: Date
+    public var isFromCache: Bool
+
+    public func age(now: Date = Date()) -> TimeInterval { now.timeIntervalSince(fetchedAt) }
+}
+
+public enum WaymarkClientError: Error, Sendable, CustomStringConvertible {
+    /// The server answered with a problem (RFC 9457).
+    case problem(status: Int, type: String, title: String, detail: String?)
+    /// The server answered with a status the API does not document.
+    case unexpectedStatus(Int)
+    /// The server could not be reached and nothing is cached.
+    case unreachable(String)
+
+    public var description: String {
+        switch self {
+        case let .problem(status, _, title, detail): "\(status) \(title)" + (detail.map { ": \($0)" } ?? "")
+        case let .unexpectedStatus(status): "unexpected HTTP status \(status)"
+        case let .unreachable(why): "server unreachable: \(why)"
+        }
+    }
+
+    static func from(_ problem: Components.Schemas.Problem) -> Self {
+        .problem(status: problem.status, type: problem._type, title: problem.title, detail: problem.detail)
+    }
+}
+
+/// Adds the gateway secret to gateway operations only, so it is never sent where it is not needed.
+struct BearerMiddleware: ClientMiddleware {
+    let gatewayKey: String?
+    static let gatewayOperations: Set<String> = ["ingestSensorEvents", "ingestThingsStackUplink"]
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        if let key = gatewayKey, Self.gatewayOperations.contains(operationID) {
+            request.headerFields[.authorization] = "Bearer \(key)"
+        }
+        return try await next(request, body, baseURL)
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Logging
+import WaymarkAPI
+import WaymarkCore
+
+/// Implements the generated `APIProtocol`; one extension per area (`ParkingHandlers.swift`, …)
+/// translates between API and core types and calls the area's queries and services.
+struct APIHandler: APIProtocol {
+    let services: WaymarkServices
+}
+
+/// What handlers need, built once in `configure`.
+struct WaymarkServices: Sendable {
+    let store: SQLStore
+    let parking: ParkingQueries
+    let gateways: GatewayKeys
+    let ingest: IngestService
+    let live: LiveHub
+    let spotStates: SpotStatesCache
+    let sensorIndex: SensorIndex
+    let now: @Sendable () -> Date
+    let databaseKind: String
+    let openAPIDocument: String
+    let logger: Logger
+
+    func sensorIndexReload() async throws { try await sensorIndex.reload(now: now()) }
+}

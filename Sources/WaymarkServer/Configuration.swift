@@ -1,0 +1,66 @@
+import Foundation
+
+/// Everything the server reads at start. The command line fills it from flags over `WAYMARK_*`
+/// environment variables over these defaults, which run a working demo with nothing installed.
+public struct WaymarkConfiguration: Sendable {
+    public enum DatabaseLocation: Sendable, Equatable {
+        case sqlite(path: String)
+        case postgres(url: String)
+
+        /// A `postgres://` or `postgresql://` URL selects PostgreSQL; anything else is a SQLite file.
+        public init(_ text: String) {
+            if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
+                self = .postgres(url: text)
+            } else {
+                self = .sqlite(path: text)
+            }
+        }
+
+        public var kind: String {
+            switch self {
+            case .sqlite: "sqlite"
+            case .postgres: "postgres"
+            }
+        }
+    }
+
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var database = DatabaseLocation.sqlite(path: "waymark.sqlite")
+    /// Load the demo site (California State University, Fullerton) if it is not there yet.
+    public var loadDemo = false
+    /// Run the gateway emulator in-process against this server.
+    public var simulate = false
+    /// Simulated seconds per real second for the in-process emulator.
+    public var simulationSpeed = 60.0
+    /// Largest request body accepted, in bytes.
+    public var maxBodyBytes = 1 << 20
+    /// Run the half-hourly snapshot and retention jobs (tests switch them off and call them).
+    public var runJobs = true
+    /// Directory with the web app; nil serves none.
+    public var webDirectory: String?
+    /// How long live events are kept for clients that reconnect.
+    public var liveRetention: TimeInterval = 24 * 3600
+    public var logLevel = "info"
+
+    public init() {}
+
+    /// Reads `WAYMARK_*` variables over the defaults.
+    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) -> Self {
+        var c = Self()
+        if let v = env["WAYMARK_HOST"] { c.host = v }
+        if let v = env["WAYMARK_PORT"].flatMap(Int.init) { c.port = v }
+        if let v = env["WAYMARK_DATABASE"] ?? env["DATABASE_URL"] { c.database = DatabaseLocation(v) }
+        if let v = env["WAYMARK_DEMO"] { c.loadDemo = Self.truthy(v) }
+        if let v = env["WAYMARK_SIMULATE"] { c.simulate = Self.truthy(v) }
+        if let v = env["WAYMARK_SIMULATION_SPEED"].flatMap(Double.init) { c.simulationSpeed = v }
+        if let v = env["WAYMARK_MAX_BODY_BYTES"].flatMap(Int.init) { c.maxBodyBytes = v }
+        if let v = env["WAYMARK_WEB_DIRECTORY"] { c.webDirectory = v }
+        if let v = env["WAYMARK_LOG_LEVEL"] { c.logLevel = v }
+        return c
+    }
+
+    static func truthy(_ v: String) -> Bool {
+        ["1", "true", "yes", "on"].contains(v.lowercased())
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import SQLKit
+import WaymarkAPI
+
+struct LiveEventRecord: Sendable {
+    var siteId: String
+    var at: Date
+    var kind: String
+    var payload: String
+}
+
+/// Appending to and reading the live event log. Appends happen inside the caller's
+/// transaction; on PostgreSQL the caller holds `LiveHub.appendLockKey`.
+enum EventLog {
+    static func append(_ events: [LiveEventRecord], sql: any SQLDatabase) async throws {
+        for chunk in events.chunked(400) {
+            let rows: [SQLQueryString] = chunk.map {
+                "(\(bind: $0.siteId), \(bind: $0.at.millis), \(bind: $0.kind), \(bind: $0.payload))"
+            }
+            try await sql.raw("INSERT INTO live_events (site_id, at, kind, payload) VALUES \(rows.joined(separator: ", "))").run()
+        }
+    }
+
+    struct Row: Decodable, Sendable {
+        var id: Int64
+        var siteId: String
+        var kind: String
+        var payload: String
+    }
+
+    static func read(after id: Int64, limit: Int, sql: any SQLDatabase) async throws -> [Row] {
+        try await sql.raw("SELECT id, site_id, kind, payload FROM live_events WHERE id > \(bind: id) ORDER BY id LIMIT \(literal: limit)")
+            .all(decoding: Row.self, keyDecodingStrategy: .convertFromSnakeCase)
+    }
+
+    static func read(siteId: String, after id: Int64, upTo last: Int64, limit: Int, sql: any SQLDatabase) async throws -> [Row] {
+        try await sql.raw("""
+            SELECT id, site_id, kind, payload FROM live_events
+            WHERE site_id = \(bind: siteId) AND id > \(bind: id) AND id <= \(bind: last) ORDER BY id LIMIT \(literal: limit)
+            """).all(decoding: Row.self, keyDecodingStrategy: .convertFromSnakeCase)
+    }
+
+    static func bounds(sql: any SQLDatabase) async throws -> (min: Int64, max: Int64) {
+        let row = try await sql.raw("SELECT COALESCE(MIN(id), 0) AS lo, COALESCE(MAX(id), 0) AS hi FROM live_events").first()
+        return (try row?.decode(column: "lo", as: Int64.self) ?? 0, try row?.decode(column: "hi", as: Int64.self) ?? 0)
+    }
+
+    /// Drops events older than the retention.
+    static func trim(before: Date, sql: any SQLDatabase) async throws {
+        try await sql.raw("DELETE FROM live_events WHERE at < \(bind: before.millis)").run()
+    }
+}
+
+enum LiveEncoding {
+    static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.dateEncodingStrategy = WaymarkDateTranscoder.encodingStrategy
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }()
+
+    static func encode(_ value: some Encodable) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// One Server-Sent Event. The payload is JSON without newlines, so it fits one data line.
+    static func frame(id: Int64, kind: String, payload: String) -> [UInt8] {
+        Array("id: \(id)\nevent: \(kind)\ndata: \(payload)\n\n".utf8)
+    }
+}

@@ -1,0 +1,11 @@
+import FluentKit
+
+/// In order; a migration, once released, is never edited: add the next number instead.
+enum Migrations {
+    static let all: [any Migration] = [
+        CreateParking(),
+        CreateGateways(),
+        CreateLiveEvents(),
+        CreateOccupancySnapshots(),
+    ]
+}

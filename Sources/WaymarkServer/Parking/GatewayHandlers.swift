@@ -1,0 +1,67 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import WaymarkAPI
+import WaymarkCore
+
+enum RequestContext {
+    /// The authenticated gateway of the current request, set by `GatewayAuthMiddleware`.
+    @TaskLocal static var gatewayId: String?
+}
+
+/// Checks the bearer secret of the gateway operations before their body is read.
+struct GatewayAuthMiddleware: ServerMiddleware {
+    static let operations: Set<String> = ["ingestSensorEvents", "ingestThingsStackUplink"]
+    let keys: GatewayKeys
+    let now: @Sendable () -> Date
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard Self.operations.contains(operationID) else { return try await next(request, body, metadata) }
+        guard let header = request.headerFields[.authorization],
+              header.count <= 512,
+              header.lowercased().hasPrefix("bearer "),
+              let id = try await keys.authenticate(secret: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces), now: now())
+        else { throw Problem.unauthorized }
+        return try await RequestContext.$gatewayId.withValue(id) {
+            try await next(request, body, metadata)
+        }
+    }
+}
+
+extension APIHandler {
+    func ingestSensorEvents(_ input: Operations.IngestSensorEvents.Input) async throws -> Operations.IngestSensorEvents.Output {
+        guard case .json(let batch) = input.body else { throw Problem.unsupportedMediaType }
+        let reports = batch.events.map {
+            SensorReport(sensorId: $0.sensorId, occupied: $0.occupied, observedAt: $0.observedAt, sequence: $0.sequence)
+        }
+        let outcomes = try await services.ingest.ingest(reports)
+        return .ok(.init(body: .json(Self.result(outcomes))))
+    }
+
+    func ingestThingsStackUplink(_ input: Operations.IngestThingsStackUplink.Input) async throws -> Operations.IngestThingsStackUplink.Output {
+        guard case .json(let uplink) = input.body else { throw Problem.unsupportedMediaType }
+        let message = uplink.uplinkMessage
+        guard let occupied = message.decodedPayload?.occupied else {
+            throw Problem.badRequest("uplink_message.decoded_payload.occupied is required: configure a payload formatter that decodes it.")
+        }
+        let report = SensorReport(
+            sensorId: uplink.endDeviceIds.deviceId,
+            occupied: occupied,
+            observedAt: message.receivedAt ?? uplink.receivedAt ?? services.now(),
+            sequence: message.fCnt ?? 0)
+        let outcomes = try await services.ingest.ingest([report])
+        return .ok(.init(body: .json(Self.result(outcomes))))
+    }
+
+    static func result(_ outcomes: [IngestOutcome]) -> Components.Schemas.IngestResult {
+        var counts: [IngestOutcome: Int] = [:]
+        for o in outcomes { counts[o, default: 0] += 1 }
+        return .init(
+            accepted: counts[.accepted] ?? 0, duplicate: counts[.duplicate] ?? 0, stale: counts[.stale] ?? 0,
+            unknownSensor: counts[.unknownSensor] ?? 0, invalid: counts[.invalid] ?? 0,
+            outcomes: outcomes.map { .init(rawValue: $0.rawValue)! })
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Logging
+
+import SQLKit
+import WaymarkAPI
+import WaymarkCore
+
+/// Sensor ingest with group commit (PRK-2). Requests that arrive while a transaction is being
+/// written wait and go into the next one together, so one durable commit (one fsync on SQLite)
+/// serves many requests and the write path approaches the database's batched write rate
+/// instead of its transaction rate. A request is answered only after its commit.
+actor IngestService {
+    private struct Pending {
+        var reports: [SensorReport]
+        var continuation: CheckedContinuation<[IngestOutcome], any Error>
+    }
+
+    private let store: SQLStore
+    private let index: SensorIndex
+    private let live: LiveHub
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+    private var queue: [Pending] = []
+    private var draining = false
+
+    /// Bounds one transaction, so that a flood of requests cannot build a commit that holds the
+    /// write lock for long.
+    static let maxReportsPerCommit = 20_000
+
+    init(store: SQLStore, index: SensorIndex, live: LiveHub, now: @escaping @Sendable () -> Date, logger: Logger) {
+        self.store = store
+        self.index = index
+        self.live = live
+        self.now = now
+        self.logger = logger
+    }
+
+    func ingest(_ reports: [SensorReport]) async throws -> [IngestOutcome] {
+        if reports.isEmpty { return [] }
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.append(Pending(reports: reports, continuation: continuation))
+            if !draining {
+                draining = true
+                Task { await self.drain() }
+            }
+        }
+    }
+
+    private func drain() async {
+        while !queue.isEmpty {
+            var batch: [Pending] = []
+            var count = 0
+            while let next = queue.first, batch.isEmpty || count + next.reports.count <= Self.maxReportsPerCommit {
+                batch.append(queue.removeFirst())
+                count += next.reports.count
+            }
+            do {
+                let outcomes = try await Self.commit(batch.map(\.reports), store: store, index: index, now: now())
+                live.poke()
+                for (pending, result) in zip(batch, outcomes) { pending.continuation.resume(returning: result) }
+                ServerMetrics.recordIngest(outcomes.joined())
+            } catch {
+                logger.error("ingest commit failed", metadata: ["error": .string(String(reflecting: error)), "requests": .stringConvertible(batch.count)])
+                for pending in batch { pending.continuation.resume(throwing: error) }
+            }
+        }
+        draining = false
+    }
+
+    /// One transaction for many requests. Reports are applied in arrival order, so a report
+    /// older than one that came before it in the same commit is stale, as it would be across commits.
+    static func commit(_ requests: [[SensorReport]], store: SQLStore, index: SensorIndex, now: Date) async throws -> [[IngestOutcome]] {
+        var outcomes = requests.map { Array(repeating: IngestOutcome.invalid, count: $0.count) }
+        let sensorIds = Set(requests.joined().lazy.filter { SensorIngest.isValid($0, now: now) }.map(\.sensorId))
+        let refs = try await index.lookup(sensorIds, now: now)
+
+        // (request, position) of every valid report with a known sensor, in arrival order.
+        var work: [(r: Int, i: Int, ref: SpotRef)] = []
+        for (r, reports) in requests.enumerated() {
+            for (i, report) in reports.enumerated() where SensorIngest.isValid(report, now: now) {
+                if let ref = refs[report.sensorId] { work.append((r, i, ref)) } else { outcomes[r][i] = .unknownSensor }
+            }
+        }
+        if work.isEmpty { return outcomes }
+        let found = work
+
+        let decided = try await store.write { sql in
+            try await apply(work: found, requests: requests, sql: sql, isPostgres: store.isPostgres, now: now)
+        }
+        for (k, outcome) in decided.enumerated() { outcomes[work[k].r][work[k].i] = outcome }
+        return outcomes
+    }
+
+    private struct SpotUpdate {
+        var ref: SpotRef
+        var before: SpotState
+        var after: SpotSensorState
+        var at: Date
+    }
+
+    private static func apply(
+        work: [(r: Int, i: Int, ref: SpotRef)], requests: [[SensorReport]], sql: any SQLDatabase, isPostgres: Bool, now: Date
+    ) async throws -> [IngestOutcome] {
+        if isPostgres {
+            // Event ids must become visible in id order for live readers to never skip one:
+            // every writer of live events takes this lock, so commits happen in id order.
+            try await sql.raw("SELECT pg_advisory_xact_lock(\(bind: LiveHub.appendLockKey))").run()
+        }
+        let spotIds = Array(Set(work.map(\.ref.spotId)))
+        var current: [String: SpotSensorState] = [:]
+        for chunk in spotIds.sorted().chunked(500) {
+            let lock = isPostgres ? " FOR UPDATE" : ""
+            let rows = try await sql.raw("SELECT id, state, observed_at, sequence FROM spots WHERE id IN (\(binds: Array(chunk)))\(unsafeRaw: lock)").all()
+            for row in rows {
+                let code = try row.decode(column: "state", as: String.self)
+                let observed = try row.decode(column: "observed_at", as: Int64?.self)
+                let sequence = try row.decode(column: "sequence", as: Int64?.self)
+                current[try row.decode(column: "id", as: String.self)] = SpotSensorState(
+                    state: code.first.flatMap(SpotState.init(code:)) ?? .unknown,
+                    lastReport: observed.map { ReportPosition(observedAtMillis: $0, sequence: sequence ?? 0) })
+            }
+        }
+
+        var outcomes: [IngestOutcome] = []
+        outcomes.reserveCapacity(work.count)
+        var updates: [String: SpotUpdate] = [:]
+        for item in work {
+            guard let spot = current[item.ref.spotId] else { outcomes.append(.unknownSensor); continue }
+            let report = requests[item.r][item.i]
+            let (outcome, next) = SensorIngest.apply(report, to: spot)
+            outcomes.append(outcome)
+            guard outcome == .accepted else { continue }
+            current[item.ref.spotId] = next
+            if var u = updates[item.ref.spotId] {
+                u.after = next
+                u.at = report.observedAt
+                updates[item.ref.spotId] = u
+            } else {
+                updates[item.ref.spotId] = SpotUpdate(ref: item.ref, before: spot.state, after: next, at: report.observedAt)
+            }
+        }
+        guard !updates.isEmpty else { return outcomes }
+
+        try await writeSpots(Array(updates.values), sql: sql, isPostgres: isPostgres)
+
+        // Lot counters, then one live event per spot whose shown state changed.
+        let changed = updates.values.filter { $0.before != $0.after.state }
+        let byLot = Dictionary(grouping: changed, by: \.ref.lotId)
+        var lotAfter: [String: LotCountsRow] = [:]
+        for (lotId, changes) in byLot {
+            var delta = LotCounts()
+            for c in changes {
+                delta[c.before] -= 1
+                delta[c.after.state] += 1
+            }
+            let lastAt = changes.map(\.at).max() ?? now
+            if let row = try await sql.raw("""
+                UPDATE lots SET count_f = count_f + \(bind: delta.free), count_o = count_o + \(bind: delta.occupied),
+                count_h = count_h + \(bind: delta.held), count_b = count_b + \(bind: delta.booked),
+                count_c = count_c + \(bind: delta.closed), count_u = count_u + \(bind: delta.unknown),
+                version = version + 1, last_change_at = \(bind: max(lastAt, now).millis)
+                WHERE id = \(bind: lotId) RETURNING \(unsafeRaw: LotCountsRow.columns)
+                """).first(decoding: LotCountsRow.self, keyDecodingStrategy: .convertFromSnakeCase) {
+                lotAfter[lotId] = row
+            }
+        }
+        var events: [LiveEventRecord] = []
+        for c in changed.sorted(by: { ($0.at, $0.ref.lotId, $0.ref.ordinal) < ($1.at, $1.ref.lotId, $1.ref.ordinal) }) {
+            guard let lot = lotAfter[c.ref.lotId] else { continue }
+            let change = Components.Schemas.SpotChange(
+                lotId: c.ref.lotId, ordinal: c.ref.ordinal,
+                state: .init(rawValue: String(c.after.state.rawValue)) ?? .u,
+                at: c.at, lot: ParkingMapping.occupancy(lot))
+            events.append(LiveEventRecord(siteId: c.ref.siteId, at: now, kind: "spot", payload: try LiveEncoding.encode(change)))
+        }
+        try await EventLog.append(events, sql: sql)
+        return outcomes
+    }
+
+    /// One statement per 500 spots. Both dialects support UPDATE … FROM; they differ in how a
+    /// VALUES list names its columns.
+    private static func writeSpots(_ updates: [SpotUpdate], sql: any SQLDatabase, isPostgres: Bool) async throws {
+        for chunk in updates.chunked(500) {
+            var rows: [SQLQueryString] = []
+            for u in chunk {
+                let pos = u.after.lastReport
+                rows.append("(\(bind: u.ref.spotId), \(bind: String(u.after.state.rawValue)), \(bind: pos?.observedAtMillis ?? 0), \(bind: pos?.sequence ?? 0))")
+            }
+            let values = rows.joined(separator: ", ")
+            if isPostgres {
+                try await sql.raw("""
+                    UPDATE spots SET state = v.state, observed_at = v.obs, sequence = v.seq
+                    FROM (VALUES \(values)) AS v(id, state, obs, seq) WHERE spots.id = v.id
+                    """).run()
+            } else {
+                try await sql.raw("""
+                    UPDATE spots SET state = v.column2, observed_at = v.column3, sequence = v.column4
+                    FROM (VALUES \(values)) AS v WHERE spots.id = v.column1
+                    """).run()
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import SQLKit
+import WaymarkCore
+
+/// Read queries of the parking area, kept apart from the HTTP handlers so they can be tested
+/// on a database alone.
+struct ParkingQueries: Sendable {
+    let store: SQLStore
+    private var sql: any SQLDatabase { store.sql }
+
+    func sites() async throws -> [SiteRow] {
+        try await sql.raw("SELECT * FROM sites ORDER BY name")
+            .all(decoding: SiteRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+    }
+
+    func site(id: String) async throws -> SiteRow? {
+        try await sql.raw("SELECT * FROM sites WHERE id = \(bind: id)")
+            .first(decoding: SiteRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+    }
+
+    func lots(siteId: String) async throws -> [LotRow] {
+        try await sql.raw("SELECT * FROM lots WHERE site_id = \(bind: siteId) ORDER BY position")
+            .all(decoding: LotRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+    }
+
+    func lot(id: String) async throws -> LotRow? {
+        try await sql.raw("SELECT * FROM lots WHERE id = \(bind: id)")
+            .first(decoding: LotRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+    }
+
+    func lotCounts(siteId: String) async throws -> [LotCountsRow] {
+        try await sql.raw("SELECT \(unsafeRaw: LotCountsRow.columns) FROM lots WHERE site_id = \(bind: siteId) ORDER BY position")
+            .all(decoding: LotCountsRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+    }
+
+    func lotCounts(lotId: String) async throws -> LotCountsRow? {
+        try await sql.raw("SELECT \(unsafeRaw: LotCountsRow.columns) FROM lots WHERE id = \(bind: lotId)")
+            .first(decoding: LotCountsRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+    }
+
+    func spots(lotId: String) async throws -> [SpotRow] {
+        try await sql.raw("""
+            SELECT id, ordinal, label, level, category, sensor_id, center_lat, center_lon, heading, length, width
+            FROM spots WHERE lot_id = \(bind: lotId) ORDER BY ordinal
+            """)
+            .all(decoding: SpotRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+    }
+
+    /// The lot's states, one character per spot in ordinal order.
+    func spotStates(lotId: String) async throws -> String {
+        let rows = try await sql.raw("SELECT state FROM spots WHERE lot_id = \(bind: lotId) ORDER BY ordinal").all()
+        var out = ""
+        out.reserveCapacity(rows.count)
+        for row in rows {
+            out += try row.decode(column: "state", as: String.self)
+        }
+        return out
+    }
+
+    /// The newest live event id; a snapshot read after it includes at least everything up to it.
+    func lastEventId() async throws -> Int64 {
+        let row = try await sql.raw("SELECT COALESCE(MAX(id), 0) AS id FROM live_events").first()
+        return try row?.decode(column: "id", as: Int64.self) ?? 0
+    }
+
+    func snapshots(lotId: String, since: Date) async throws -> [OccupancySnapshot] {
+        let rows = try await sql.raw("""
+            SELECT slot_start, taken, total FROM occupancy_snapshots
+            WHERE lot_id = \(bind: lotId) AND slot_start >= \(bind: since.millis) ORDER BY slot_start
+            """).all()
+        return try rows.map { row in
+            let taken = try row.decode(column: "taken", as: Int.self)
+            let total = try row.decode(column: "total", as: Int.self)
+            return OccupancySnapshot(
+                at: Date(millis: try row.decode(column: "slot_start", as: Int64.self)),
+                fraction: total == 0 ? 0 : Double(taken) / Double(total))
+        }
+    }
+}

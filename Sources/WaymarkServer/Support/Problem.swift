@@ -1,0 +1,48 @@
+import Foundation
+import Vapor
+
+/// An RFC 9457 problem. Thrown anywhere in the server; `ProblemMiddleware` renders it.
+/// `type` is stable per kind of error so that clients can branch on it.
+public struct Problem: Error, Sendable, Codable, Equatable {
+    public var type: String
+    public var title: String
+    public var status: Int
+    public var detail: String?
+    public var instance: String?
+
+    public init(type: String, title: String, status: Int, detail: String? = nil) {
+        self.type = "https://waymark.dev/problems/" + type
+        self.title = title
+        self.status = status
+        self.detail = detail
+    }
+
+    public static func badRequest(_ detail: String) -> Problem {
+        Problem(type: "bad-request", title: "The request is not valid", status: 400, detail: detail)
+    }
+
+    public static func notFound(_ what: String) -> Problem {
+        Problem(type: "not-found", title: "Not found", status: 404, detail: "No \(what) with that id.")
+    }
+
+    public static let unauthorized = Problem(
+        type: "unauthorized", title: "Missing or invalid credentials", status: 401,
+        detail: "Send `Authorization: Bearer <key>`.")
+
+    public static func tooLarge(limit: Int) -> Problem {
+        Problem(type: "too-large", title: "The request body is too large", status: 413,
+                detail: "At most \(limit) bytes are accepted.")
+    }
+
+    public static let unsupportedMediaType = Problem(
+        type: "unsupported-media-type", title: "Unsupported content type", status: 415,
+        detail: "Send the body as application/json.")
+
+    public static func unavailable(_ detail: String) -> Problem {
+        Problem(type: "unavailable", title: "Not ready", status: 503, detail: detail)
+    }
+
+    public static let internalError = Problem(
+        type: "internal", title: "Something went wrong on our side", status: 500,
+        detail: "The error was logged. Please try again.")
+}

@@ -1,0 +1,58 @@
+import FluentKit
+import Foundation
+import SQLKit
+
+/// The database as the server uses it: SQLKit for every query (one dialect-neutral path for
+/// SQLite and PostgreSQL), Fluent only for pooling and migrations.
+struct SQLStore: Sendable {
+    let database: any FluentKit.Database
+
+    var sql: any SQLDatabase { database as! any SQLDatabase }
+    var isPostgres: Bool { sql.dialect.name == "postgresql" }
+
+    /// Runs `body` in one write transaction on one connection. SQLite gets `BEGIN IMMEDIATE` so
+    /// that the write lock is taken up front: a deferred transaction that reads and then writes
+    /// can fail with SQLITE_BUSY instead of waiting its turn.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        let begin = isPostgres ? "BEGIN" : "BEGIN IMMEDIATE"
+        return try await database.withConnection { connection in
+            let sql = connection as! any SQLDatabase
+            try await sql.raw(SQLQueryString(begin)).run()
+            do {
+                let result = try await body(sql)
+                try await sql.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await sql.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+}
+
+extension Date {
+    var millis: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+    init(millis: Int64) { self.init(timeIntervalSince1970: Double(millis) / 1000) }
+}
+
+enum JSONColumn {
+    static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        return e
+    }()
+
+    static func encode(_ value: some Encodable) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+}
+
+extension Array {
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}

@@ -1,0 +1,128 @@
+import Fluent
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import Foundation
+import NIOConcurrencyHelpers
+import OpenAPIVapor
+import Vapor
+
+/// Builds a ready application: database connected and migrated, services and background jobs
+/// started, routes registered. Used by `waymark serve` and by the tests.
+public func buildApplication(
+    _ config: WaymarkConfiguration,
+    now: @escaping @Sendable () -> Date = { Date() }
+) async throws -> Application {
+    // Our own command line parses the flags; Vapor must not read them again.
+    let app = try await Application.make(Environment(name: "production", arguments: ["waymark"]))
+    do {
+        try await configure(app, config, now: now)
+    } catch {
+        try? await app.asyncShutdown()
+        throw error
+    }
+    return app
+}
+
+func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escaping @Sendable () -> Date) async throws {
+    app.logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
+    app.http.server.configuration.hostname = config.host
+    app.http.server.configuration.port = config.port
+    app.http.server.configuration.serverName = "Waymark"
+    app.routes.defaultMaxBodySize = ByteCount(integerLiteral: config.maxBodyBytes)
+
+    switch config.database {
+    case .sqlite(let path):
+        app.databases.use(.sqlite(.file(path), sqlLogLevel: nil), as: .sqlite)
+    case .postgres(let url):
+        app.databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: 4, sqlLogLevel: .trace), as: .psql)
+    }
+    let store = SQLStore(database: app.db)
+    if !store.isPostgres {
+        // WAL lets readers run beside the writer; the journal mode is stored in the file.
+        // synchronous stays FULL (the default), so a commit is on disk before it is acknowledged.
+        _ = try await store.sql.raw("PRAGMA journal_mode=WAL").all()
+    }
+    app.migrations.add(Migrations.all)
+    try await app.autoMigrate()
+
+    let services = try await makeServices(app: app, store: store, config: config, now: now)
+    app.storage[WaymarkServicesKey.self] = services
+
+    if config.loadDemo {
+        try await DemoLoader(store: store, now: now, logger: app.logger).loadIfMissing()
+        try await services.sensorIndexReload()
+    }
+
+    let background = BackgroundTasks()
+    app.lifecycle.use(background)
+    background.start { await services.live.run() }
+    if config.runJobs {
+        let job = SnapshotJob(store: store, now: now, liveRetention: config.liveRetention, logger: app.logger)
+        background.start { await job.run() }
+    }
+
+    app.middleware = .init()
+    app.middleware.use(ProblemMiddleware())
+    try routes(app, services: services, config: config)
+}
+
+private func makeServices(app: Application, store: SQLStore, config: WaymarkConfiguration, now: @escaping @Sendable () -> Date) async throws -> WaymarkServices {
+    let index = SensorIndex(store: store)
+    try await index.reload(now: now())
+    let live = LiveHub(store: store, pollInterval: store.isPostgres ? .milliseconds(100) : .milliseconds(500), logger: app.logger)
+    let document = openAPIDocument()
+    if document.isEmpty { app.logger.warning("openapi.yaml was not found beside the executable; /openapi.yaml will be empty") }
+    return WaymarkServices(
+        store: store,
+        parking: ParkingQueries(store: store),
+        gateways: GatewayKeys(store: store),
+        ingest: IngestService(store: store, index: index, live: live, now: now, logger: app.logger),
+        live: live,
+        spotStates: SpotStatesCache(),
+        sensorIndex: index,
+        now: now,
+        databaseKind: config.database.kind,
+        openAPIDocument: document,
+        logger: app.logger)
+}
+
+/// The contract as shipped with the executable. Looked up by hand rather than with
+/// `Bundle.module`, which stops the process when the resource bundle is missing.
+func openAPIDocument() -> String {
+    let name = "Waymark_WaymarkServer.resources/openapi.yaml"
+    let candidates = [
+        Bundle.main.bundleURL.appendingPathComponent(name),
+        Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent(name),
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("openapi.yaml"),
+    ].compactMap { $0 }
+    for url in candidates {
+        if let text = try? String(contentsOf: url, encoding: .utf8) { return text }
+    }
+    return ""
+}
+
+struct WaymarkServicesKey: StorageKey {
+    typealias Value = WaymarkServices
+}
+
+extension Application {
+    var waymark: WaymarkServices {
+        guard let s = storage[WaymarkServicesKey.self] else { fatalError("configure(_:) has not run") }
+        return s
+    }
+}
+
+/// Tasks that live as long as the application and are cancelled (and awaited) when it shuts down.
+final class BackgroundTasks: LifecycleHandler, Sendable {
+    private let tasks = NIOLockedValueBox([Task<Void, Never>]())
+
+    func start(_ body: @escaping @Sendable () async -> Void) {
+        tasks.withLockedValue { $0.append(Task { await body() }) }
+    }
+
+    func shutdownAsync(_ application: Application) async {
+        let all = tasks.withLockedValue { t in defer { t.removeAll() }; return t }
+        for t in all { t.cancel() }
+        for t in all { await t.value }
+    }
+}

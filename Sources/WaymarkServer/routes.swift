@@ -1,0 +1,17 @@
+import Foundation
+import OpenAPIRuntime
+import OpenAPIVapor
+import Vapor
+
+func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfiguration) throws {
+    let transport = VaporTransport(routesBuilder: app)
+    try APIHandler(services: services).registerHandlers(
+        on: transport,
+        serverURL: URL(string: "/")!,
+        configuration: .waymark,
+        middlewares: [
+            MetricsMiddleware(),
+            BodyLimitMiddleware(maxBytes: config.maxBodyBytes),
+            GatewayAuthMiddleware(keys: services.gateways, now: services.now),
+        ])
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import Vapor
+import WaymarkClient
+import WaymarkServer
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server (migrates the database first).")
+
+    @OptionGroup var options: ServerOptions
+
+    @ArgumentParser.Option(help: "Address to listen on (env WAYMARK_HOST).")
+    var host: String?
+
+    @ArgumentParser.Option(help: "Port to listen on; 0 picks a free one (env WAYMARK_PORT).")
+    var port: Int?
+
+    @ArgumentParser.Flag(help: "Load the demo site (CSU Fullerton) if it is not there yet (env WAYMARK_DEMO).")
+    var demo = false
+
+    @ArgumentParser.Flag(help: "Run the sensor gateway emulator against this server so the map moves (env WAYMARK_SIMULATE).")
+    var simulate = false
+
+    @ArgumentParser.Option(help: "Simulated seconds per real second for --simulate (env WAYMARK_SIMULATION_SPEED).")
+    var speed: Double?
+
+    @ArgumentParser.Option(help: "Serve the web app from this directory (env WAYMARK_WEB_DIRECTORY).")
+    var web: String?
+
+    func run() async throws {
+        var config = options.configuration()
+        if let host { config.host = host }
+        if let port { config.port = port }
+        if demo { config.loadDemo = true }
+        if simulate { config.simulate = true }
+        if let speed { config.simulationSpeed = speed }
+        if let web { config.webDirectory = web }
+
+        let app = try await buildApplication(config)
+        do {
+            try await app.startup()
+            let port = app.http.server.shared.localAddress?.port ?? config.port
+            let shownHost = config.host == "0.0.0.0" || config.host == "127.0.0.1" ? "localhost" : config.host
+            let url = "http://\(shownHost):\(port)"
+            print("Waymark is running at \(url)  (API: \(url)/v1/sites, contract: \(url)/openapi.yaml; database: \(config.database.kind))")
+            var emulator: Task<Void, Never>?
+            if config.simulate {
+                let key = try await app.createGateway(name: "built-in-emulator")
+                let client = WaymarkClient(serverURL: URL(string: "http://127.0.0.1:\(port)")!, gatewayKey: key)
+                let sim = Simulator(client: client, speed: config.simulationSpeed, progress: .quiet(app.logger))
+                emulator = Task { await sim.runLogged() }
+                print("The gateway emulator is running at \(config.simulationSpeed)× speed.")
+            }
+            try await app.running?.onStop.get()
+            emulator?.cancel()
+            try await app.asyncShutdown()
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Bring the database schema up to date, then exit.")
+    @OptionGroup var options: ServerOptions
+
+    func run() async throws {
+        var config = options.configuration()
+        config.runJobs = false
+        let app = try await buildApplication(config)
+        try await app.asyncShutdown()
+        print("The database schema is up to date (\(config.database.kind)).")
+    }
+}
+
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Load the demo site (CSU Fullerton) if it is not there yet, then exit.")
+    @OptionGroup var options: ServerOptions
+
+    func run() async throws {
+        var config = options.configuration()
+        config.runJobs = false
+        config.loadDemo = true
+        let app = try await buildApplication(config)
+        try await app.asyncShutdown()
+        print("The demo site is loaded (\(config.database.kind)).")
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Logging
+import WaymarkClient
+import WaymarkCore
+
+/// The sensor gateway emulator (PRK-3): plays a campus day through the real ingest endpoint.
+/// Simulated time runs `speed` times faster than real time; reports carry real timestamps so
+/// that the server orders them as it would a real gateway's.
+struct Simulator: Sendable {
+    enum Progress: Sendable {
+        /// A status line on standard error, redrawn in place on a terminal.
+        case line
+        /// A log line now and then (when running inside the server).
+        case quiet(Logger)
+    }
+
+    let client: WaymarkClient
+    var speed: Double
+    var siteCode: String?
+    /// Site-local time to start the simulated day at, minutes after midnight; nil starts now.
+    var startMinute: Double?
+    var tick: Duration = .milliseconds(500)
+    /// Stop after this many real seconds; nil runs until cancelled.
+    var duration: TimeInterval?
+    var progress: Progress
+    var seed: UInt64 = 0x5EED
+
+    init(client: WaymarkClient, speed: Double, siteCode: String? = nil, startMinute: Double? = nil,
+         duration: TimeInterval? = nil, progress: Progress) {
+        self.client = client
+        self.speed = speed
+        self.siteCode = siteCode
+        self.startMinute = startMinute
+        self.duration = duration
+        self.progress = progress
+    }
+
+    func runLogged() async {
+        do { try await run() } catch is CancellationError {} catch {
+            if case .quiet(let logger) = progress { logger.error("emulator stopped", metadata: ["error": .string("\(error)")]) }
+        }
+    }
+
+    struct Totals: Sendable {
+        var sent = 0
+        var accepted = 0
+        var failedRequests = 0
+    }
+
+    @discardableResult
+    func run() async throws -> Totals {
+        let sites = try await client.sites()
+        guard let site = siteCode.flatMap({ code in sites.first { $0.code == code } }) ?? sites.first else {
+            throw SimulatorError.noSite
+        }
+        guard let zone = TimeZone(identifier: site.timeZone) else { throw SimulatorError.noSite }
+        let lots = try await client.lots(siteId: site.id)
+        var sensorIds: [[String]] = []
+        var simLots: [CampusDaySimulator.Lot] = []
+        for (index, lot) in lots.enumerated() {
+            let spots = try await client.spots(lotId: lot.id)
+            sensorIds.append(spots.map(\.sensorId))
+            let states = try await client.spotStates(lotId: lot.id).value.states
+            simLots.append(.init(index: index, kind: lot.kind == .structure ? .structure : .surface,
+                                 states: states.map { SpotState(code: $0) ?? .unknown }))
+        }
+
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let realStart = Date()
+        let simStart: Date = {
+            guard let startMinute else { return realStart }
+            let midnight = calendar.startOfDay(for: realStart)
+            return midnight.addingTimeInterval(startMinute * 60)
+        }()
+        let model = CampusDaySimulator()
+        var rng = SplitMix64(seed: seed)
+        // Sequences start at the wall clock in milliseconds so that a restarted emulator's
+        // reports are newer than the last run's.
+        var sequence = Int64(realStart.timeIntervalSince1970 * 1000)
+        var totals = Totals()
+        var lastShown = Date.distantPast
+
+        while !Task.isCancelled {
+            let now = Date()
+            if let duration, now.timeIntervalSince(realStart) >= duration { break }
+            let simNow = simStart.addingTimeInterval(now.timeIntervalSince(realStart) * speed)
+            let parts = calendar.dateComponents([.weekday, .hour, .minute, .second], from: simNow)
+            let minute = Double((parts.hour ?? 0) * 60 + (parts.minute ?? 0)) + Double(parts.second ?? 0) / 60
+            let weekday = parts.weekday ?? 2
+
+            let flips = model.step(lots: simLots, weekday: weekday, minuteOfDay: minute, rng: &rng)
+            var reports: [SensorReport] = []
+            for flip in flips {
+                sequence += 1
+                reports.append(SensorReport(sensorId: sensorIds[flip.lotIndex][flip.ordinal], occupied: flip.occupied,
+                                            observedAt: now, sequence: sequence))
+            }
+            for batch in stride(from: 0, to: reports.count, by: 1000).map({ Array(reports[$0..<min($0 + 1000, reports.count)]) }) {
+                do {
+                    let result = try await client.ingest(batch)
+                    totals.sent += batch.count
+                    totals.accepted += result.accepted
+                } catch {
+                    totals.failedRequests += 1
+                }
+            }
+            for flip in flips {
+                simLots[flip.lotIndex].states[flip.ordinal] = flip.occupied ? .occupied : .free
+            }
+            if now.timeIntervalSince(lastShown) >= (isQuiet ? 60 : 1) {
+                show(totals: totals, simNow: simNow, calendar: calendar, lots: simLots, codes: lots.map(\.code), elapsed: now.timeIntervalSince(realStart))
+                lastShown = now
+            }
+            try await Task.sleep(for: tick)
+        }
+        if !isQuiet { FileHandle.standardError.write(Data("\n".utf8)) }
+        return totals
+    }
+
+    private var isQuiet: Bool { if case .quiet = progress { true } else { false } }
+
+    private func show(totals: Totals, simNow: Date, calendar: Calendar, lots: [CampusDaySimulator.Lot], codes: [String], elapsed: TimeInterval) {
+        let f = DateFormatter()
+        f.calendar = calendar
+        f.timeZone = calendar.timeZone
+        f.dateFormat = "EEE HH:mm"
+        let shares = zip(codes, lots).map { code, lot in
+            let taken = lot.states.filter(\.isTaken).count
+            return "\(code) \(Int((Double(taken) / Double(max(1, lot.states.count)) * 100).rounded()))%"
+        }.joined(separator: " ")
+        let rate = elapsed > 0 ? Double(totals.sent) / elapsed : 0
+        let text = "[\(f.string(from: simNow))] sent \(totals.sent) (accepted \(totals.accepted), \(String(format: "%.0f", rate))/s, failed requests \(totals.failedRequests)) · \(shares)"
+        switch progress {
+        case .line:
+            let isTTY = isatty(2) == 1
+            FileHandle.standardError.write(Data((isTTY ? "\r\u{1B}[K" + text : text + "\n").utf8))
+        case .quiet(let logger):
+            logger.info("emulator: \(text)")
+        }
+    }
+}
+
+enum SimulatorError: Error, CustomStringConvertible {
+    case noSite
+    var description: String { "The server has no site to simulate; start it with --demo." }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Vapor
+import WaymarkClient
+import WaymarkCore
+@testable import WaymarkServer
+
+/// A real server on a free port with the demo site, for the SDK to talk to.
+struct LiveServer: Sendable {
+    let app: Application
+    let url: URL
+    let gatewayKey: String
+    let siteId: String
+    let databasePath: String
+
+    static func start(databasePath: String? = nil) async throws -> LiveServer {
+        let path = databasePath ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("waymark-client-\(UUID().uuidString).sqlite").path
+        var config = WaymarkConfiguration()
+        config.database = .sqlite(path: path)
+        config.port = 0
+        config.runJobs = false
+        config.logLevel = "warning"
+        let app = try await buildApplication(config)
+        do {
+            var loader = DemoLoader(store: app.waymark.store, now: { Date() }, logger: app.logger)
+            loader.synthesizeActivity = false
+            let siteId = try await loader.loadIfMissing()
+            try await app.waymark.sensorIndexReload()
+            let key = try await app.createGateway(name: "sdk-test")
+            try await app.startup()
+            let port = try boundPort(app)
+            return LiveServer(app: app, url: URL(string: "http://127.0.0.1:\(port)")!, gatewayKey: key, siteId: siteId, databasePath: path)
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+    }
+
+    func stop() async throws {
+        app.running?.stop()
+        try await app.asyncShutdown()
+    }
+
+    func removeDatabase() {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: databasePath + suffix) }
+    }
+}
+
+struct NoBoundPort: Error {}
+
+private func boundPort(_ app: Application) throws -> Int {
+    guard let port = app.http.server.shared.localAddress?.port else { throw NoBoundPort() }
+    return port
+}

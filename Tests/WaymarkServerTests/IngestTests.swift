@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+import Vapor
+import VaporTesting
+@testable import WaymarkServer
+
+@Suite("Sensor ingest (PRK-2)")
+struct IngestTests {
+    @Test("PRK-2 accepted, duplicate, stale, unknown and invalid events are judged one by one", arguments: TestDatabase.available)
+    func outcomes(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            let sensors = Fixtures.sensorIds(lot: "L")
+            let t = ctx.clock.now
+            let (status, body) = try await ctx.ingest([
+                TestContext.event(sensors[0], true, at: t, seq: 5),
+                TestContext.event(sensors[0], true, at: t, seq: 5),              // duplicate of the one before
+                TestContext.event(sensors[0], false, at: t.addingTimeInterval(-60), seq: 9), // older: stale
+                TestContext.event("no-such-sensor", true, at: t, seq: 1),
+                TestContext.event(sensors[1], true, at: t.addingTimeInterval(3600), seq: 1), // an hour ahead: invalid
+                TestContext.event(sensors[2], true, at: t, seq: -1),              // negative sequence: invalid
+                TestContext.event(sensors[3], false, at: t, seq: 1),
+            ])
+            #expect(status == .ok)
+            #expect(body["outcomes"] as? [String] == ["accepted", "duplicate", "stale", "unknownSensor", "invalid", "invalid", "accepted"])
+            #expect(body["accepted"] as? Int == 2)
+            #expect(body["duplicate"] as? Int == 1)
+            #expect(body["stale"] as? Int == 1)
+            #expect(body["unknownSensor"] as? Int == 1)
+            #expect(body["invalid"] as? Int == 2)
+
+            let lotId = try await ctx.lotIds()["L"]!
+            let states = try await ctx.states(lotId: lotId)
+            #expect(Array(states).prefix(4) == ["o", "u", "u", "f"])
+
+            // Sent again, the whole batch changes nothing.
+            let again = try await ctx.ingest([TestContext.event(sensors[0], true, at: t, seq: 5)])
+            #expect(again.body["duplicate"] as? Int == 1)
+            #expect(try await ctx.states(lotId: lotId) == states)
+        }
+    }
+
+    @Test("PRK-2 an older report never overwrites a newer state, whatever order requests arrive in", arguments: TestDatabase.available)
+    func orderSafety(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            let sensor = Fixtures.sensorIds(lot: "S")[4]
+            let t = ctx.clock.now.addingTimeInterval(-600)
+            // Newest first, then older ones that would flip the state back.
+            _ = try await ctx.ingest([TestContext.event(sensor, false, at: t.addingTimeInterval(300), seq: 3)])
+            let r = try await ctx.ingest([
+                TestContext.event(sensor, true, at: t.addingTimeInterval(200), seq: 2),
+                TestContext.event(sensor, true, at: t.addingTimeInterval(300), seq: 2), // same time, lower sequence
+            ])
+            #expect(r.body["stale"] as? Int == 2)
+            let lotId = try await ctx.lotIds()["S"]!
+            #expect(Array(try await ctx.states(lotId: lotId))[4] == "f")
+            // Same time, higher sequence wins.
+            let newer = try await ctx.ingest([TestContext.event(sensor, true, at: t.addingTimeInterval(300), seq: 4)])
+            #expect(newer.body["accepted"] as? Int == 1)
+            #expect(Array(try await ctx.states(lotId: lotId))[4] == "o")
+        }
+    }
+
+    @Test("PRK-2 concurrent requests are group-committed and the lot counters match the spots", arguments: TestDatabase.available)
+    func concurrentIngestKeepsCountersExact(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            let sensors = Fixtures.sensorIds(lot: "S") + Fixtures.sensorIds(lot: "L")
+            let base = ctx.clock.now.addingTimeInterval(-900)
+            // 60 requests racing, each flipping every sensor with its own sequence number.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for k in 0..<60 {
+                    group.addTask {
+                        let events = sensors.map { TestContext.event($0, (k + $0.count) % 2 == 0, at: base.addingTimeInterval(Double(k)), seq: k) }
+                        let r = try await ctx.ingest(events)
+                        #expect(r.status == .ok)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            // The newest report (k = 59) decides every spot.
+            let lots = try await ctx.lotIds()
+            for (code, lotId) in lots {
+                let states = try await ctx.states(lotId: lotId)
+                let expected = Fixtures.sensorIds(lot: code).map { (59 + $0.count) % 2 == 0 ? Character("o") : Character("f") }
+                #expect(Array(states) == expected, "lot \(code)")
+                let occupancy = try await ctx.json("/v1/sites/\(ctx.siteId)/occupancy")["lots"] as! [[String: Any]]
+                let lot = occupancy.first { $0["lotId"] as? String == lotId }!
+                #expect(lot["occupied"] as? Int == expected.filter { $0 == "o" }.count)
+                #expect(lot["free"] as? Int == expected.filter { $0 == "f" }.count)
+            }
+        }
+    }
+
+    @Test("PRK-2 a gateway needs a valid, unrevoked key", arguments: TestDatabase.available)
+    func authentication(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            let event = [TestContext.event(Fixtures.sensorIds(lot: "L")[0], true, at: ctx.clock.now, seq: 1)]
+            let wrong = try await ctx.ingest(event, key: "wmg_not-a-key")
+            #expect(wrong.status == .unauthorized)
+            #expect(wrong.body["type"] as? String == "https://waymark.dev/problems/unauthorized")
+
+            let res = try await ctx.tester.sendRequest(.POST, "/v1/gateway/events", headers: ["Content-Type": "application/json"],
+                                                       body: ByteBuffer(string: #"{"events":[]}"#))
+            #expect(res.status == .unauthorized)
+
+            #expect(try await ctx.app.revokeGateway(name: "test-gateway"))
+            let revoked = try await ctx.ingest(event)
+            #expect(revoked.status == .unauthorized)
+        }
+    }
+
+    @Test("PRK-2 The Things Stack v3 uplink webhook", arguments: TestDatabase.available)
+    func thingsStackUplink(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            let sensor = Fixtures.sensorIds(lot: "L")[2]
+            let uplink = """
+                {"end_device_ids":{"device_id":"\(sensor)","application_ids":{"application_id":"campus"},"dev_eui":"70B3D57ED0000001"},
+                 "received_at":"2026-11-18T16:59:59.5Z",
+                 "uplink_message":{"f_port":1,"f_cnt":42,"frm_payload":"AQ==","decoded_payload":{"occupied":true},
+                                   "rx_metadata":[{"gateway_ids":{"gateway_id":"gw-1"},"rssi":-80}],"received_at":"2026-11-18T16:59:59.4Z"}}
+                """
+            var headers = HTTPHeaders([("Content-Type", "application/json")])
+            headers.add(name: .authorization, value: "Bearer \(ctx.gatewayKey)")
+            let res = try await ctx.tester.sendRequest(.POST, "/v1/gateway/ttn", headers: headers, body: ByteBuffer(string: uplink))
+            #expect(res.status == .ok)
+            let body = try JSONSerialization.jsonObject(with: Data(buffer: res.body)) as! [String: Any]
+            #expect(body["accepted"] as? Int == 1)
+            let lotId = try await ctx.lotIds()["L"]!
+            #expect(Array(try await ctx.states(lotId: lotId))[2] == "o")
+
+            // Without a decoded `occupied` the uplink is refused with a reason.
+            let bad = uplink.replacingOccurrences(of: #""decoded_payload":{"occupied":true}"#, with: #""decoded_payload":{}"#)
+            let refused = try await ctx.tester.sendRequest(.POST, "/v1/gateway/ttn", headers: headers, body: ByteBuffer(string: bad))
+            #expect(refused.status == .badRequest)
+        }
+    }
+
+    @Test("PRK-2 an acknowledged event is on disk: a new application on the same file sees it")
+    func acknowledgedEventSurvivesRestart() async throws {
+        let (location, drop) = try await TestDatabase.sqlite.make()
+        defer { Task { await drop() } }
+        var config = WaymarkConfiguration()
+        config.database = location
+        config.runJobs = false
+        config.logLevel = "warning"
+        let clock = TestClock()
+        var lotId = ""
+        let sensor = Fixtures.sensorIds(lot: "S")[7]
+        do {
+            let app = try await buildApplication(config, now: clock.function)
+            var loader = DemoLoader(store: app.waymark.store, now: clock.function, logger: app.logger)
+            loader.plan = Fixtures.smallSite
+            loader.synthesizeActivity = false
+            let siteId = try await loader.loadIfMissing()
+            try await app.waymark.sensorIndexReload()
+            let ctx = TestContext(app: app, clock: clock, siteId: siteId, gatewayKey: try await app.createGateway(name: "g"), database: .sqlite)
+            let r = try await ctx.ingest([TestContext.event(sensor, true, at: clock.now, seq: 1)])
+            #expect(r.body["accepted"] as? Int == 1)
+            lotId = try await ctx.lotIds()["S"]!
+            try await app.asyncShutdown()
+        }
+        let app = try await buildApplication(config, now: clock.function)
+        let res = try await app.testing().sendRequest(.GET, "/v1/lots/\(lotId)/spot-states")
+        let states = (try JSONSerialization.jsonObject(with: Data(buffer: res.body)) as! [String: Any])["states"] as! String
+        #expect(Array(states)[7] == "o")
+        try await app.asyncShutdown()
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import Vapor
+import VaporTesting
+@testable import WaymarkServer
+
+/// Bad input gets a clear RFC 9457 answer, never a 500.
+@Suite("Problem responses (QLT-2, PRK-2)")
+struct ProblemTests {
+    func expectProblem(_ res: TestingHTTPResponse, _ status: HTTPStatus, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(res.status == status, sourceLocation: sourceLocation)
+        #expect(res.headers.contentType?.description.hasPrefix("application/problem+json") == true, sourceLocation: sourceLocation)
+        let body = try JSONSerialization.jsonObject(with: Data(buffer: res.body)) as? [String: Any]
+        #expect(body?["status"] as? Int == Int(status.code), sourceLocation: sourceLocation)
+        #expect((body?["type"] as? String)?.hasPrefix("https://waymark.dev/problems/") == true, sourceLocation: sourceLocation)
+        #expect(body?["title"] is String, sourceLocation: sourceLocation)
+    }
+
+    @Test("QLT-2 unknown ids and paths are 404 problems", arguments: TestDatabase.available)
+    func unknownIds(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            for path in ["/v1/sites/nope", "/v1/sites/nope/lots", "/v1/sites/nope/occupancy", "/v1/lots/nope",
+                         "/v1/lots/nope/spots", "/v1/lots/nope/spot-states", "/v1/lots/nope/typical-occupancy",
+                         "/v1/lots/..%2F..%2Fetc%2Fpasswd/spots", "/v1/sites/nope/live", "/no/such/route"] {
+                try expectProblem(try await ctx.get(path), .notFound)
+            }
+        }
+    }
+
+    @Test("PRK-2 malformed JSON, wrong types, wrong content type and oversized bodies are 4xx", arguments: TestDatabase.available)
+    func badBodies(db: TestDatabase) async throws {
+        try await TestApp.with(db, configure: { $0.maxBodyBytes = 64 * 1024 }) { ctx in
+            var headers = HTTPHeaders([("Content-Type", "application/json")])
+            headers.add(name: .authorization, value: "Bearer \(ctx.gatewayKey)")
+            let t = try ctx.tester
+            let cases: [(String, HTTPStatus)] = [
+                (#"{"events":[{"sensorId":"a","occupied":true"#, .badRequest),                       // truncated
+                (#"{"events":"many"}"#, .badRequest),                                                  // wrong type
+                (#"{"events":[{"sensorId":1,"occupied":true,"observedAt":"2026-11-18T17:00:00Z","sequence":1}]}"#, .badRequest),
+                (#"{"events":[{"sensorId":"a","occupied":"yes","observedAt":"2026-11-18T17:00:00Z","sequence":1}]}"#, .badRequest),
+                (#"{"events":[{"sensorId":"a","occupied":true,"observedAt":"yesterday","sequence":1}]}"#, .badRequest),
+                (#"{"events":[{"sensorId":"a","occupied":true,"observedAt":"2026-11-18T17:00:00Z","sequence":1e40}]}"#, .badRequest),
+                (#"{}"#, .badRequest),
+                ("", .badRequest),
+                (String(repeating: "[", count: 10_000), .badRequest),                                  // deep nesting
+            ]
+            for (body, status) in cases {
+                let res = try await t.sendRequest(.POST, "/v1/gateway/events", headers: headers, body: ByteBuffer(string: body))
+                try expectProblem(res, status)
+            }
+            var xml = headers
+            xml.replaceOrAdd(name: .contentType, value: "application/xml")
+            try expectProblem(try await t.sendRequest(.POST, "/v1/gateway/events", headers: xml, body: ByteBuffer(string: "<events/>")), .unsupportedMediaType)
+
+            let huge = #"{"events":["# + String(repeating: #"{"sensorId":"x","occupied":true,"observedAt":"2026-11-18T17:00:00Z","sequence":1},"#, count: 2_000) + "]}"
+            try expectProblem(try await t.sendRequest(.POST, "/v1/gateway/events", headers: headers, body: ByteBuffer(string: huge)), .payloadTooLarge)
+
+            // Nothing of the above was stored.
+            let n = try await ctx.services.store.sql.raw("SELECT COUNT(*) AS n FROM spots WHERE observed_at IS NOT NULL").first()!
+            #expect(try n.decode(column: "n", as: Int.self) == 0)
+            // And the server is still healthy.
+            #expect(try await ctx.get("/health").status == .ok)
+            #expect(try await ctx.get("/ready").status == .ok)
+        }
+    }
+
+    @Test("QLT-2 the contract is served and metrics are Prometheus text", arguments: [TestDatabase.sqlite])
+    func operations(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            let doc = try await ctx.get("/openapi.yaml")
+            #expect(doc.status == .ok)
+            #expect(doc.body.string.hasPrefix("openapi: 3.1"))
+            _ = try await ctx.get("/v1/sites")
+            let metrics = try await ctx.get("/metrics")
+            #expect(metrics.body.string.contains("waymark_http_requests_total"))
+            let ready = try await ctx.json("/ready")
+            #expect(ready["database"] as? String == "sqlite")
+        }
+    }
+}

@@ -37,6 +37,9 @@ public struct WaymarkDateTranscoder: DateTranscoder {
 }
 
 extension Configuration {
-    /// The coding configuration every Waymark server and client uses.
-    public static var waymark: Configuration { Configuration(dateTranscoder: WaymarkDateTranscoder()) }
+    /// The coding configuration every Waymark server and client uses: compact JSON (the
+    /// generator's default pretty-prints, which costs bytes on every phone request).
+    public static var waymark: Configuration {
+        Configuration(dateTranscoder: WaymarkDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
+    }
 }

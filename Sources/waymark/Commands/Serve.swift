@@ -42,14 +42,15 @@ struct Serve: AsyncParsableCommand {
             let port = app.http.server.shared.localAddress?.port ?? config.port
             let shownHost = config.host == "0.0.0.0" || config.host == "127.0.0.1" ? "localhost" : config.host
             let url = "http://\(shownHost):\(port)"
-            print("Waymark is running at \(url)  (API: \(url)/v1/sites, contract: \(url)/openapi.yaml; database: \(config.database.kind))")
+            // Written unbuffered so the line shows up at once even when output goes to a pipe.
+            say("Waymark is running at \(url)  (API: \(url)/v1/sites, contract: \(url)/openapi.yaml; database: \(config.database.kind))")
             var emulator: Task<Void, Never>?
             if config.simulate {
                 let key = try await app.createGateway(name: "built-in-emulator")
                 let client = WaymarkClient(serverURL: URL(string: "http://127.0.0.1:\(port)")!, gatewayKey: key)
                 let sim = Simulator(client: client, speed: config.simulationSpeed, progress: .quiet(app.logger))
                 emulator = Task { await sim.runLogged() }
-                print("The gateway emulator is running at \(config.simulationSpeed)× speed.")
+                say("The gateway emulator is running at \(config.simulationSpeed)× speed.")
             }
             try await app.running?.onStop.get()
             emulator?.cancel()
@@ -86,4 +87,8 @@ struct Demo: AsyncParsableCommand {
         try await app.asyncShutdown()
         print("The demo site is loaded (\(config.database.kind)).")
     }
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

@@ -129,8 +129,8 @@ struct Simulator: Sendable {
             let taken = lot.states.filter(\.isTaken).count
             return "\(code) \(Int((Double(taken) / Double(max(1, lot.states.count)) * 100).rounded()))%"
         }.joined(separator: " ")
-        let rate = elapsed > 0 ? Double(totals.sent) / elapsed : 0
-        let text = "[\(f.string(from: simNow))] sent \(totals.sent) (accepted \(totals.accepted), \(String(format: "%.0f", rate))/s, failed requests \(totals.failedRequests)) · \(shares)"
+        let rate = elapsed >= 1 ? String(format: "%.0f/s", Double(totals.sent) / elapsed) : "…"
+        let text = "[\(f.string(from: simNow))] sent \(totals.sent) (accepted \(totals.accepted), \(rate), failed requests \(totals.failedRequests)) · \(shares)"
         switch progress {
         case .line:
             let isTTY = isatty(2) == 1

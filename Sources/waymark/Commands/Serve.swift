@@ -48,7 +48,7 @@ struct Serve: AsyncParsableCommand {
             if config.simulate {
                 let key = try await app.createGateway(name: "built-in-emulator")
                 let client = WaymarkClient(serverURL: URL(string: "http://127.0.0.1:\(port)")!, gatewayKey: key)
-                let sim = Simulator(client: client, speed: config.simulationSpeed, progress: .quiet(app.logger))
+                let sim = GatewayEmulator(client: client, speed: config.simulationSpeed, progress: .quiet(app.logger))
                 emulator = Task { await sim.runLogged() }
                 say("The gateway emulator is running at \(config.simulationSpeed)× speed.")
             }

@@ -32,8 +32,18 @@ struct Simulate: AsyncParsableCommand {
 
     func run() async throws {
         let client = WaymarkClient(serverURL: URL(string: server)!, gatewayKey: gatewayKey)
-        let sim = Simulator(client: client, speed: speed, siteCode: site, startMinute: start.flatMap(parseMinute),
-                            duration: duration, progress: .line)
+        // --start is a wall-clock time today, in the server's time zone for the site.
+        var simulatedStart: Date?
+        if let minute = start.flatMap(parseMinute) {
+            let sites = try await client.sites()
+            let zone = (site.flatMap { code in sites.first { $0.code == code } } ?? sites.first)
+                .flatMap { TimeZone(identifier: $0.timeZone) } ?? .current
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            simulatedStart = calendar.startOfDay(for: Date()).addingTimeInterval(minute * 60)
+        }
+        let sim = GatewayEmulator(client: client, speed: speed, siteCode: site, simulatedStart: simulatedStart,
+                                  duration: duration, progress: .line)
         let totals = try await sim.run()
         print("Sent \(totals.sent) events, \(totals.accepted) accepted, \(totals.failedRequests) failed requests.")
     }

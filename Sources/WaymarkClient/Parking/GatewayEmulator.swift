@@ -1,59 +1,62 @@
 import Foundation
 import Logging
-import WaymarkClient
+import WaymarkAPI
 import WaymarkCore
 
 /// The sensor gateway emulator (PRK-3): plays a campus day through the real ingest endpoint.
 /// Simulated time runs `speed` times faster than real time; reports carry real timestamps so
 /// that the server orders them as it would a real gateway's.
-struct Simulator: Sendable {
-    enum Progress: Sendable {
+public struct GatewayEmulator: Sendable {
+    public enum Progress: Sendable {
         /// A status line on standard error, redrawn in place on a terminal.
         case line
         /// A log line now and then (when running inside the server).
         case quiet(Logger)
     }
 
-    let client: WaymarkClient
-    var speed: Double
-    var siteCode: String?
-    /// Site-local time to start the simulated day at, minutes after midnight; nil starts now.
-    var startMinute: Double?
-    var tick: Duration = .milliseconds(500)
+    public let client: WaymarkClient
+    public var speed: Double
+    public var siteCode: String?
+    /// The simulated instant to start at; nil starts now.
+    public var simulatedStart: Date?
+    public var tick: Duration = .milliseconds(500)
     /// Stop after this many real seconds; nil runs until cancelled.
-    var duration: TimeInterval?
-    var progress: Progress
-    var seed: UInt64 = 0x5EED
+    public var duration: TimeInterval?
+    public var progress: Progress
+    public var seed: UInt64 = 0x5EED
+    /// Most reports in one request.
+    public var batchSize = 1000
 
-    init(client: WaymarkClient, speed: Double, siteCode: String? = nil, startMinute: Double? = nil,
-         duration: TimeInterval? = nil, progress: Progress) {
+    public init(client: WaymarkClient, speed: Double, siteCode: String? = nil, simulatedStart: Date? = nil,
+                duration: TimeInterval? = nil, progress: Progress) {
         self.client = client
         self.speed = speed
         self.siteCode = siteCode
-        self.startMinute = startMinute
+        self.simulatedStart = simulatedStart
         self.duration = duration
         self.progress = progress
     }
 
-    func runLogged() async {
+    /// Runs until cancelled or `duration`, logging instead of throwing (for in-process use).
+    public func runLogged() async {
         do { try await run() } catch is CancellationError {} catch {
             if case .quiet(let logger) = progress { logger.error("emulator stopped", metadata: ["error": .string("\(error)")]) }
         }
     }
 
-    struct Totals: Sendable {
-        var sent = 0
-        var accepted = 0
-        var failedRequests = 0
+    public struct Totals: Sendable {
+        public var sent = 0
+        public var accepted = 0
+        public var failedRequests = 0
     }
 
     @discardableResult
-    func run() async throws -> Totals {
+    public func run() async throws -> Totals {
         let sites = try await client.sites()
         guard let site = siteCode.flatMap({ code in sites.first { $0.code == code } }) ?? sites.first else {
-            throw SimulatorError.noSite
+            throw GatewayEmulatorError.noSite
         }
-        guard let zone = TimeZone(identifier: site.timeZone) else { throw SimulatorError.noSite }
+        guard let zone = TimeZone(identifier: site.timeZone) else { throw GatewayEmulatorError.noSite }
         let lots = try await client.lots(siteId: site.id)
         var sensorIds: [[String]] = []
         var simLots: [CampusDaySimulator.Lot] = []
@@ -68,12 +71,18 @@ struct Simulator: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let realStart = Date()
-        let simStart: Date = {
-            guard let startMinute else { return realStart }
-            let midnight = calendar.startOfDay(for: realStart)
-            return midnight.addingTimeInterval(startMinute * 60)
-        }()
-        let model = CampusDaySimulator()
+        let simStart = simulatedStart ?? realStart
+        // The model works in steps; scale its rates to the campus time one step covers, so the
+        // day looks the same at any speed: gaps close with a ~10-minute time constant, a lot can
+        // turn over at most fully in half an hour, silent sensors report within ~2 minutes.
+        let stepSeconds = Double(tick.components.seconds) + Double(tick.components.attoseconds) / 1e18
+        let simSecondsPerStep = max(1, stepSeconds * speed)
+        let largest = simLots.map(\.states.count).max() ?? 0
+        let model = CampusDaySimulator(
+            maxChangesPerLot: max(10, Int(Double(largest) * simSecondsPerStep / 1800)),
+            approachRate: min(0.9, simSecondsPerStep / 600),
+            turnoverRate: min(0.2, 0.004 * simSecondsPerStep / 60),
+            unknownResolveProbability: min(1, simSecondsPerStep / 120))
         var rng = SplitMix64(seed: seed)
         // Sequences start at the wall clock in milliseconds so that a restarted emulator's
         // reports are newer than the last run's.
@@ -96,7 +105,7 @@ struct Simulator: Sendable {
                 reports.append(SensorReport(sensorId: sensorIds[flip.lotIndex][flip.ordinal], occupied: flip.occupied,
                                             observedAt: now, sequence: sequence))
             }
-            for batch in stride(from: 0, to: reports.count, by: 1000).map({ Array(reports[$0..<min($0 + 1000, reports.count)]) }) {
+            for batch in stride(from: 0, to: reports.count, by: batchSize).map({ Array(reports[$0..<min($0 + batchSize, reports.count)]) }) {
                 do {
                     let result = try await client.ingest(batch)
                     totals.sent += batch.count
@@ -141,7 +150,7 @@ struct Simulator: Sendable {
     }
 }
 
-enum SimulatorError: Error, CustomStringConvertible {
+public enum GatewayEmulatorError: Error, CustomStringConvertible {
     case noSite
-    var description: String { "The server has no site to simulate; start it with --demo." }
+    public var description: String { "The server has no site to simulate; start it with --demo." }
 }

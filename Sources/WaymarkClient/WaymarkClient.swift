@@ -25,7 +25,7 @@ public final class WaymarkClient: Sendable {
         serverURL: URL,
         cacheDirectory: URL? = nil,
         gatewayKey: String? = nil,
-        httpClient: HTTPClient = .shared,
+        httpClient: HTTPClient = WaymarkClient.defaultHTTPClient,
         requestTimeout: Duration = .seconds(20),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -45,6 +45,16 @@ public final class WaymarkClient: Sendable {
             transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: .hours(24))),
             middlewares: middlewares)
     }
+}
+
+extension WaymarkClient {
+    /// Like `HTTPClient.shared`, but with a decompression limit by size rather than ratio: spot
+    /// states of a quiet lot ("ffff…") and ingest outcomes compress far beyond a ratio limit.
+    public static let defaultHTTPClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.decompression = .enabled(limit: .size(64 << 20))
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
 }
 
 /// A value with where it came from: fresh from the server, or the last good copy on disk.

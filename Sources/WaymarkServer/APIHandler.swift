@@ -21,6 +21,7 @@ struct WaymarkServices: Sendable {
     let now: @Sendable () -> Date
     let databaseKind: String
     let openAPIDocument: String
+    let clientConfig: Components.Schemas.ClientConfig
     let logger: Logger
 
     func sensorIndexReload() async throws { try await sensorIndex.reload(now: now()) }

@@ -37,11 +37,16 @@ public struct WaymarkConfiguration: Sendable {
     public var maxBodyBytes = 1 << 20
     /// Run the half-hourly snapshot and retention jobs (tests switch them off and call them).
     public var runJobs = true
-    /// Directory with the web app; nil serves none.
+    /// Directory with the web app; nil looks for `Web/` in the working directory.
     public var webDirectory: String?
     /// How long live events are kept for clients that reconnect.
     public var liveRetention: TimeInterval = 24 * 3600
     public var logLevel = "info"
+    /// Raster base map for clients; OpenStreetMap's standard tiles by default (their usage
+    /// policy asks heavy users to run their own tile server: set this to it).
+    public var tileURLTemplate = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+    public var tileAttribution = "© OpenStreetMap contributors"
+    public var tileMaxZoom = 19
 
     public init() {}
 
@@ -57,6 +62,9 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_MAX_BODY_BYTES"].flatMap(Int.init) { c.maxBodyBytes = v }
         if let v = env["WAYMARK_WEB_DIRECTORY"] { c.webDirectory = v }
         if let v = env["WAYMARK_LOG_LEVEL"] { c.logLevel = v }
+        if let v = env["WAYMARK_TILE_URL"] { c.tileURLTemplate = v }
+        if let v = env["WAYMARK_TILE_ATTRIBUTION"] { c.tileAttribution = v }
+        if let v = env["WAYMARK_TILE_MAX_ZOOM"].flatMap(Int.init) { c.tileMaxZoom = v }
         return c
     }
 

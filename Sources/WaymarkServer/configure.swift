@@ -28,6 +28,8 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
     app.http.server.configuration.hostname = config.host
     app.http.server.configuration.port = config.port
     app.http.server.configuration.serverName = "Waymark"
+    // JSON, scripts and styles compress several-fold; the live stream stays uncompressed.
+    app.http.server.configuration.responseCompression = .enabledForCompressibleTypes
     app.routes.defaultMaxBodySize = ByteCount(integerLiteral: config.maxBodyBytes)
 
     switch config.database {
@@ -63,6 +65,10 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
 
     app.middleware = .init()
     app.middleware.use(ProblemMiddleware())
+    app.middleware.use(SecurityHeadersMiddleware())
+    if let web = config.webDirectory ?? defaultWebDirectory() {
+        app.middleware.use(WebAppMiddleware(directory: web))
+    }
     try routes(app, services: services, config: config)
 }
 
@@ -83,7 +89,16 @@ private func makeServices(app: Application, store: SQLStore, config: WaymarkConf
         now: now,
         databaseKind: config.database.kind,
         openAPIDocument: document,
+        clientConfig: .init(version: WaymarkVersion.current, tileURLTemplate: config.tileURLTemplate,
+                            tileAttribution: config.tileAttribution, tileMaxZoom: config.tileMaxZoom),
         logger: app.logger)
+}
+
+/// `Web/` in the working directory, as when run from a checkout.
+func defaultWebDirectory() -> String? {
+    let path = FileManager.default.currentDirectoryPath + "/Web"
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path + "/index.html", isDirectory: &isDirectory) ? path : nil
 }
 
 /// The contract as shipped with the executable. Looked up by hand rather than with

@@ -20,7 +20,7 @@ struct GatewayEmulatorTests {
                                            progress: .quiet(Logger(label: "test")))
             emulator.tick = .milliseconds(250)
             let totals = try await emulator.run()
-            #expect(totals.failedRequests == 0)
+            #expect(totals.failedRequests == 0, "last error: \(totals.lastError ?? "none")")
             #expect(totals.sent > 1000)
             #expect(totals.accepted == totals.sent)
 

@@ -48,6 +48,7 @@ public struct GatewayEmulator: Sendable {
         public var sent = 0
         public var accepted = 0
         public var failedRequests = 0
+        public var lastError: String?
     }
 
     @discardableResult
@@ -112,6 +113,7 @@ public struct GatewayEmulator: Sendable {
                     totals.accepted += result.accepted
                 } catch {
                     totals.failedRequests += 1
+                    totals.lastError = String(describing: error)
                 }
             }
             for flip in flips {
@@ -139,7 +141,7 @@ public struct GatewayEmulator: Sendable {
             return "\(code) \(Int((Double(taken) / Double(max(1, lot.states.count)) * 100).rounded()))%"
         }.joined(separator: " ")
         let rate = elapsed >= 1 ? String(format: "%.0f/s", Double(totals.sent) / elapsed) : "…"
-        let text = "[\(f.string(from: simNow))] sent \(totals.sent) (accepted \(totals.accepted), \(rate), failed requests \(totals.failedRequests)) · \(shares)"
+        let text = "[\(f.string(from: simNow))] sent \(totals.sent) (accepted \(totals.accepted), \(rate), failed requests \(totals.failedRequests)) · \(shares)" + (totals.lastError.map { " · last error: \($0)" } ?? "")
         switch progress {
         case .line:
             let isTTY = isatty(2) == 1

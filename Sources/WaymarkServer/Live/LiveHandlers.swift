@@ -10,11 +10,12 @@ extension APIHandler {
     func streamSiteLive(_ input: Operations.StreamSiteLive.Input) async throws -> Operations.StreamSiteLive.Output {
         let siteId = input.path.siteId
         guard try await services.parking.site(id: siteId) != nil else { throw Problem.notFound("site") }
-        var resumeFrom: Int64?
+        var resumeFrom = input.query.lastEventId
         if let header = input.headers.lastEventID?.trimmingCharacters(in: .whitespaces), !header.isEmpty {
             guard let id = Int64(header), id >= 0 else { throw Problem.badRequest("Last-Event-ID must be an event id from this stream.") }
             resumeFrom = id
         }
+        if let from = resumeFrom, from < 0 { throw Problem.badRequest("lastEventId must not be negative.") }
 
         // Subscribe first, then replay from the table up to the subscription's cursor: together
         // they cover every event after `resumeFrom` exactly once.

@@ -23,6 +23,10 @@ extension APIHandler {
         return .ok(.init(body: .plainText(HTTPBody(ServerMetrics.exposition()))))
     }
 
+    func getClientConfig(_ input: Operations.GetClientConfig.Input) async throws -> Operations.GetClientConfig.Output {
+        .ok(.init(body: .json(services.clientConfig)))
+    }
+
     func getOpenAPIDocument(_ input: Operations.GetOpenAPIDocument.Input) async throws -> Operations.GetOpenAPIDocument.Output {
         .ok(.init(body: .yaml(HTTPBody(services.openAPIDocument))))
     }

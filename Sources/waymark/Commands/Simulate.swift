@@ -21,12 +21,16 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "Site-local time to start the simulated day at (HH:MM); now when omitted.")
     var start: String?
 
+    @Option(help: "Real seconds between steps; each step sends the changes of its stretch of campus time.")
+    var interval: Double = 0.5
+
     @Option(help: "Stop after this many real seconds; runs until interrupted when omitted.")
     var duration: Double?
 
     func validate() throws {
         guard URL(string: server)?.scheme?.hasPrefix("http") == true else { throw ValidationError("--server must be an http(s) URL.") }
         guard speed > 0, speed <= 100_000 else { throw ValidationError("--speed must be between 0 and 100000.") }
+        guard interval >= 0.01, interval <= 60 else { throw ValidationError("--interval must be between 0.01 and 60 seconds.") }
         if let start, parseMinute(start) == nil { throw ValidationError("--start must look like 06:30.") }
     }
 
@@ -42,8 +46,9 @@ struct Simulate: AsyncParsableCommand {
             calendar.timeZone = zone
             simulatedStart = calendar.startOfDay(for: Date()).addingTimeInterval(minute * 60)
         }
-        let sim = GatewayEmulator(client: client, speed: speed, siteCode: site, simulatedStart: simulatedStart,
+        var sim = GatewayEmulator(client: client, speed: speed, siteCode: site, simulatedStart: simulatedStart,
                                   duration: duration, progress: .line)
+        sim.tick = .milliseconds(Int(interval * 1000))
         let totals = try await sim.run()
         print("Sent \(totals.sent) events, \(totals.accepted) accepted, \(totals.failedRequests) failed requests.")
     }

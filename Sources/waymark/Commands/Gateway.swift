@@ -14,11 +14,7 @@ struct Gateway: AsyncParsableCommand {
         var name: String
 
         func run() async throws {
-            var config = options.configuration()
-            config.runJobs = false
-            let app = try await buildApplication(config)
-            let secret = try await app.createGateway(name: name)
-            try await app.asyncShutdown()
+            let secret = try await options.withApplication { try await $0.createGateway(name: name) }
             print(secret)
             FileHandle.standardError.write(Data("Gateway '\(name)' created. The secret above is shown only now; send it as 'Authorization: Bearer <secret>'.\n".utf8))
         }
@@ -30,12 +26,10 @@ struct Gateway: AsyncParsableCommand {
         @Argument var name: String
 
         func run() async throws {
-            var config = options.configuration()
-            config.runJobs = false
-            let app = try await buildApplication(config)
-            let revoked = try await app.revokeGateway(name: name)
-            try await app.asyncShutdown()
-            if revoked { print("Gateway '\(name)' revoked.") } else { throw ValidationError("No active gateway named '\(name)'.") }
+            guard try await options.withApplication({ try await $0.revokeGateway(name: name) }) else {
+                throw ValidationError("No active gateway named '\(name)'.")
+            }
+            print("Gateway '\(name)' revoked.")
         }
     }
 
@@ -44,12 +38,9 @@ struct Gateway: AsyncParsableCommand {
         @OptionGroup var options: ServerOptions
 
         func run() async throws {
-            var config = options.configuration()
-            config.runJobs = false
-            let app = try await buildApplication(config)
-            let all = try await app.listGateways()
-            try await app.asyncShutdown()
-            for g in all { print("\(g.name)\t\(g.revoked ? "revoked" : "active")\tcreated \(g.createdAt)") }
+            for g in try await options.withApplication({ try await $0.listGateways() }) {
+                print("\(g.name)\t\(g.revoked ? "revoked" : "active")\tcreated \(g.createdAt)")
+            }
         }
     }
 }

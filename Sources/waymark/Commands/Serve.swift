@@ -67,11 +67,8 @@ struct Migrate: AsyncParsableCommand {
     @OptionGroup var options: ServerOptions
 
     func run() async throws {
-        var config = options.configuration()
-        config.runJobs = false
-        let app = try await buildApplication(config)
-        try await app.asyncShutdown()
-        print("The database schema is up to date (\(config.database.kind)).")
+        try await options.withApplication { _ in }
+        print("The database schema is up to date (\(options.configuration().database.kind)).")
     }
 }
 
@@ -80,12 +77,8 @@ struct Demo: AsyncParsableCommand {
     @OptionGroup var options: ServerOptions
 
     func run() async throws {
-        var config = options.configuration()
-        config.runJobs = false
-        config.loadDemo = true
-        let app = try await buildApplication(config)
-        try await app.asyncShutdown()
-        print("The demo site is loaded (\(config.database.kind)).")
+        try await options.withApplication(adjusting: { $0.loadDemo = true }) { _ in }
+        print("The demo site is loaded (\(options.configuration().database.kind)).")
     }
 }
 

@@ -1,0 +1,145 @@
+"""Driving the web app: waiting for it, reading its test surface, touch and wheel input."""
+from __future__ import annotations
+
+import math
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+
+
+class App:
+    def __init__(self, driver: WebDriver, base_url: str):
+        self.d = driver
+        self.base = base_url
+
+    # Loading
+    def open(self, path: str = "/") -> "App":
+        self.d.get(self.base + path)
+        self.wait_ready()
+        return self
+
+    def wait_ready(self) -> None:
+        ok = self.d.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "const t = setInterval(() => { if (window.waymark) { clearInterval(t);"
+            "  window.waymark.ready.then(() => done(true), (e) => done(String(e))); } }, 20);")
+        assert ok is True, f"app did not start: {ok}"
+
+    def js(self, script: str, *args):
+        return self.d.execute_script(script, *args)
+
+    def wait(self, predicate, timeout: float = 10, message: str = "condition"):
+        deadline = time.time() + timeout
+        last = None
+        while time.time() < deadline:
+            last = predicate()
+            if last:
+                return last
+            time.sleep(0.1)
+        raise AssertionError(f"timed out waiting for {message} (last value {last!r})")
+
+    # Test surface
+    def view(self) -> dict:
+        return self.js("return window.waymark.map.getView()")
+
+    def set_view(self, **view) -> None:
+        self.js("window.waymark.map.setView(arguments[0])", view)
+        self.frame()
+
+    def frame(self) -> None:
+        """Waits for two animation frames, so what was asked for has been drawn."""
+        self.d.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "requestAnimationFrame(() => requestAnimationFrame(() => done(true)));")
+
+    def pins(self) -> list[dict]:
+        return self.js("return window.waymark.pins()")
+
+    def pin(self, code: str) -> dict:
+        return next(p for p in self.pins() if p["code"] == code)
+
+    def state(self) -> dict:
+        return self.js("return window.waymark.state")
+
+    def palette(self) -> dict:
+        return self.js("return window.waymark.palette()")
+
+    def spot_count(self) -> int:
+        return self.js("return window.waymark.visibleSpotCount()")
+
+    def spot_colour(self, lot_id: str, ordinal: int):
+        return self.js("return window.waymark.spotColour(arguments[0], arguments[1])", lot_id, ordinal)
+
+    def el(self, css: str):
+        return self.d.find_element(By.CSS_SELECTOR, css)
+
+    def els(self, css: str):
+        return self.d.find_elements(By.CSS_SELECTOR, css)
+
+    def button(self, label: str):
+        return self.el(f'button[aria-label="{label}"]')
+
+    def dialog(self, name: str):
+        return self.wait(lambda: self.js(
+            "const d = document.getElementById('dialog'); return d.open && d.dataset.name === arguments[0] ? d : null;", name),
+            message=f"dialog {name}")
+
+    def dialog_action(self, name: str, action: str) -> None:
+        self.dialog(name)
+        self.el(f'#dialog .dialog-button[data-action="{action}"]').click()
+        self.wait(lambda: not self.js("return document.getElementById('dialog').open && "
+                                      "document.getElementById('dialog').dataset.name === arguments[0]", name),
+                  message=f"dialog {name} to close")
+
+    # Input through the DevTools protocol, as a phone's touch screen or a mouse wheel would send it.
+    def cdp(self, cmd: str, params: dict):
+        return self.d.execute_cdp_cmd(cmd, params)
+
+    def tap(self, x: float, y: float) -> None:
+        self.cdp("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y, "id": 1}]})
+        self.cdp("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    def two_finger(self, center: tuple[float, float], start_gap: float, end_gap: float,
+                   start_angle: float = 0, end_angle: float = 0, steps: int = 12) -> None:
+        """Two fingers around a centre: the gap changes for a pinch, the angle (degrees) for a twist."""
+        cx, cy = center
+
+        def points(gap, angle):
+            a = math.radians(angle)
+            dx, dy = math.cos(a) * gap / 2, math.sin(a) * gap / 2
+            return [{"x": cx - dx, "y": cy - dy, "id": 1}, {"x": cx + dx, "y": cy + dy, "id": 2}]
+
+        self.cdp("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": points(start_gap, start_angle)})
+        for i in range(1, steps + 1):
+            k = i / steps
+            self.cdp("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points(
+                start_gap + (end_gap - start_gap) * k, start_angle + (end_angle - start_angle) * k)})
+        self.cdp("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        self.frame()
+
+    def drag(self, start: tuple[float, float], end: tuple[float, float], steps: int = 10) -> None:
+        (x0, y0), (x1, y1) = start, end
+        self.cdp("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0, "id": 1}]})
+        for i in range(1, steps + 1):
+            k = i / steps
+            self.cdp("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+                {"x": x0 + (x1 - x0) * k, "y": y0 + (y1 - y0) * k, "id": 1}]})
+            time.sleep(0.02)
+        time.sleep(0.1)  # hold still before lifting, so no fling follows
+        self.cdp("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        self.frame()
+
+    def wheel(self, x: float, y: float, delta_y: float, times: int = 1) -> None:
+        for _ in range(times):
+            self.cdp("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": delta_y})
+        self.frame()
+
+    def screenshot(self, path) -> None:
+        time.sleep(0.4)  # let sheets and toasts finish their transitions
+        self.d.save_screenshot(str(path))
+
+    def console_errors(self) -> list[str]:
+        """Console errors other than map tiles failing to load (the sandbox has no internet)."""
+        return [e["message"] for e in self.d.get_log("browser")
+                if e["level"] == "SEVERE" and "tile.openstreetmap.org" not in e["message"]]

@@ -1,0 +1,47 @@
+// One modal dialog for confirmations and choices, built on <dialog> so focus trapping, Escape
+// and the backdrop come from the browser.
+
+/**
+ * @typedef {{id: string, label: string, kind?: 'primary'|'danger'|'plain'}} Action
+ * @param {{title: string, message?: string, actions: Action[], name?: string}} o
+ * @returns {Promise<string|null>} the chosen action's id, null when dismissed
+ */
+export function choose(o) {
+  const dialog = /** @type {HTMLDialogElement} */ (document.getElementById('dialog'));
+  const title = /** @type {HTMLElement} */ (dialog.querySelector('.dialog-title'));
+  const message = /** @type {HTMLElement} */ (dialog.querySelector('.dialog-message'));
+  const actions = /** @type {HTMLElement} */ (dialog.querySelector('.dialog-actions'));
+  if (dialog.open) dialog.close('');
+  title.textContent = o.title;
+  message.textContent = o.message ?? '';
+  message.hidden = !o.message;
+  dialog.dataset.name = o.name ?? '';
+  actions.replaceChildren(...o.actions.map((a) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = a.label;
+    b.className = `dialog-button ${a.kind ?? 'plain'}`;
+    b.dataset.action = a.id;
+    b.addEventListener('click', () => dialog.close(a.id));
+    return b;
+  }));
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => resolve(dialog.returnValue || null), { once: true });
+    dialog.showModal();
+    /** @type {HTMLElement|null} */ (actions.querySelector('.primary, .danger') ?? actions.querySelector('button'))?.focus();
+  });
+}
+
+/** @param {{title: string, message?: string, confirm: string, danger?: boolean, name?: string}} o */
+export async function confirm(o) {
+  const id = await choose({
+    title: o.title, message: o.message, name: o.name,
+    actions: [{ id: 'cancel', label: 'Cancel' }, { id: 'confirm', label: o.confirm, kind: o.danger ? 'danger' : 'primary' }],
+  });
+  return id === 'confirm';
+}
+
+/** @param {{title: string, message: string, name?: string}} o */
+export async function inform(o) {
+  await choose({ title: o.title, message: o.message, name: o.name, actions: [{ id: 'ok', label: 'OK', kind: 'primary' }] });
+}

@@ -55,6 +55,7 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
         try await services.sensorIndexReload()
     }
 
+    try await services.live.prime()
     let background = BackgroundTasks()
     app.lifecycle.use(background)
     background.start { await services.live.run() }

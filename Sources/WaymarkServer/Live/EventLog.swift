@@ -4,6 +4,7 @@ import WaymarkAPI
 
 struct LiveEventRecord: Sendable {
     var siteId: String
+    var lotId: String?
     var at: Date
     var kind: String
     var payload: String
@@ -15,27 +16,28 @@ enum EventLog {
     static func append(_ events: [LiveEventRecord], sql: any SQLDatabase) async throws {
         for chunk in events.chunked(400) {
             let rows: [SQLQueryString] = chunk.map {
-                "(\(bind: $0.siteId), \(bind: $0.at.millis), \(bind: $0.kind), \(bind: $0.payload))"
+                "(\(bind: $0.siteId), \(bind: $0.lotId), \(bind: $0.at.millis), \(bind: $0.kind), \(bind: $0.payload))"
             }
-            try await sql.raw("INSERT INTO live_events (site_id, at, kind, payload) VALUES \(rows.joined(separator: ", "))").run()
+            try await sql.raw("INSERT INTO live_events (site_id, lot_id, at, kind, payload) VALUES \(rows.joined(separator: ", "))").run()
         }
     }
 
     struct Row: Decodable, Sendable {
         var id: Int64
         var siteId: String
+        var lotId: String?
         var kind: String
         var payload: String
     }
 
     static func read(after id: Int64, limit: Int, sql: any SQLDatabase) async throws -> [Row] {
-        try await sql.raw("SELECT id, site_id, kind, payload FROM live_events WHERE id > \(bind: id) ORDER BY id LIMIT \(literal: limit)")
+        try await sql.raw("SELECT id, site_id, lot_id, kind, payload FROM live_events WHERE id > \(bind: id) ORDER BY id LIMIT \(literal: limit)")
             .all(decoding: Row.self, keyDecodingStrategy: .convertFromSnakeCase)
     }
 
     static func read(siteId: String, after id: Int64, upTo last: Int64, limit: Int, sql: any SQLDatabase) async throws -> [Row] {
         try await sql.raw("""
-            SELECT id, site_id, kind, payload FROM live_events
+            SELECT id, site_id, lot_id, kind, payload FROM live_events
             WHERE site_id = \(bind: siteId) AND id > \(bind: id) AND id <= \(bind: last) ORDER BY id LIMIT \(literal: limit)
             """).all(decoding: Row.self, keyDecodingStrategy: .convertFromSnakeCase)
     }
@@ -57,6 +59,12 @@ enum LiveEncoding {
         e.dateEncodingStrategy = WaymarkDateTranscoder.encodingStrategy
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return e
+    }()
+
+    static let decoder: JSONDecoder = {
+        let d = JSONDecoder()
+        d.dateDecodingStrategy = WaymarkDateTranscoder.decodingStrategy
+        return d
     }()
 
     static func encode(_ value: some Encodable) throws -> String {

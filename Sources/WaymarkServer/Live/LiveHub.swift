@@ -2,8 +2,10 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import SQLKit
+import WaymarkAPI
 
-/// Tails the live event log and fans each event out to the streams of its site.
+/// Tails the live event log, fans each event out to the streams of its site, and keeps every
+/// lot's latest counters in memory so that occupancy snapshots cost no query.
 ///
 /// Every instance tails the table itself, so several servers on one PostgreSQL all deliver
 /// every event; a local commit pokes the tailer so that local changes go out at once, and a
@@ -32,7 +34,21 @@ final class LiveHub: Sendable {
         var poked = false
         var waiter: CheckedContinuation<Void, Never>?
         var started = false
+        /// Latest counters per lot, from events and from the table; the higher version wins,
+        /// so the two sources can race without going backwards.
+        var lots: [String: Components.Schemas.LotOccupancy] = [:]
+        /// Each site's lots in display order, and when that list was read.
+        var siteLots: [String: (ids: [String], readAt: ContinuousClock.Instant)] = [:]
+
+        mutating func merge(_ lot: Components.Schemas.LotOccupancy) {
+            if let known = lots[lot.lotId], known.version >= lot.version { return }
+            lots[lot.lotId] = lot
+        }
     }
+
+    /// How long a site's list of lots is trusted before it is read again (lots are added by
+    /// imports, rarely).
+    static let siteLotsTTL: Duration = .seconds(30)
 
     private let state = NIOLockedValueBox(State())
     private let store: SQLStore
@@ -48,13 +64,19 @@ final class LiveHub: Sendable {
     var subscriberCount: Int { state.withLockedValue { $0.subscribers.count } }
     var cursor: Int64 { state.withLockedValue { $0.cursor } }
 
+    /// Starts tailing at the end of the log. Called before the server takes requests, so that
+    /// the first snapshot already names a real stream position.
+    func prime() async throws {
+        let start = try await EventLog.bounds(sql: store.sql).max
+        state.withLockedValue { $0.cursor = start; $0.started = true }
+    }
+
     /// Runs until cancelled.
     func run() async {
-        do {
-            let start = try await EventLog.bounds(sql: store.sql).max
-            state.withLockedValue { $0.cursor = start; $0.started = true }
-        } catch {
-            logger.error("live: cannot read the event log", metadata: ["error": .string("\(error)")])
+        if !state.withLockedValue({ $0.started }) {
+            do { try await prime() } catch {
+                logger.error("live: cannot read the event log", metadata: ["error": .string("\(error)")])
+            }
         }
         let ticker = Task {
             while !Task.isCancelled {
@@ -107,7 +129,13 @@ final class LiveHub: Sendable {
             let rows = try await EventLog.read(after: after, limit: 5_000, sql: store.sql)
             if rows.isEmpty { return }
             let frames = rows.map { (siteId: $0.siteId, frame: Frame(id: $0.id, bytes: LiveEncoding.frame(id: $0.id, kind: $0.kind, payload: $0.payload))) }
+            // Spot events carry their lot's counters after the change: the newest per lot is
+            // enough, so only those payloads are decoded.
+            var newest: [String: EventLog.Row] = [:]
+            for row in rows where row.kind == "spot" { if let lot = row.lotId { newest[lot] = row } }
+            let lotUpdates = newest.values.compactMap { try? LiveEncoding.decoder.decode(Components.Schemas.SpotChange.self, from: Data($0.payload.utf8)).lot }
             let overflowed: [Subscriber] = state.withLockedValue { s in
+                for lot in lotUpdates { s.merge(lot) }
                 var cut: [Subscriber] = []
                 for (id, sub) in s.subscribers {
                     for f in frames where f.siteId == sub.siteId {
@@ -123,6 +151,42 @@ final class LiveHub: Sendable {
             }
             for sub in overflowed { sub.continuation.finish() }
             if rows.count < 5_000 { return }
+        }
+    }
+
+    /// Every lot of the site with its latest counters, and the stream position they include at
+    /// least. Nil when the site has no lots (or does not exist).
+    func siteSnapshot(siteId: String, queries: ParkingQueries) async throws -> (lastEventId: Int64, lots: [Components.Schemas.LotOccupancy])? {
+        let clock = ContinuousClock()
+        let fresh: Bool = state.withLockedValue { s in
+            guard let listed = s.siteLots[siteId] else { return false }
+            return clock.now - listed.readAt < Self.siteLotsTTL
+        }
+        if !fresh {
+            let rows = try await queries.lotCounts(siteId: siteId)
+            if rows.isEmpty { return nil }
+            state.withLockedValue { s in
+                for row in rows { s.merge(ParkingMapping.occupancy(row)) }
+                s.siteLots[siteId] = (rows.map(\.id), clock.now)
+            }
+        }
+        return state.withLockedValue { s in
+            guard let ids = s.siteLots[siteId]?.ids else { return nil }
+            return (s.cursor, ids.compactMap { s.lots[$0] })
+        }
+    }
+
+    func merge(_ lots: [Components.Schemas.LotOccupancy]) {
+        state.withLockedValue { s in for lot in lots { s.merge(lot) } }
+    }
+
+    /// One lot's latest counters, read from the table the first time.
+    func lot(id: String, queries: ParkingQueries) async throws -> Components.Schemas.LotOccupancy? {
+        if let known = state.withLockedValue({ $0.lots[id] }) { return known }
+        guard let row = try await queries.lotCounts(lotId: id) else { return nil }
+        return state.withLockedValue { s in
+            s.merge(ParkingMapping.occupancy(row))
+            return s.lots[id]
         }
     }
 

@@ -4,7 +4,8 @@ import SQLKit
 /// The live event log: appended in the same transaction as the change it describes, so a
 /// stream can never show a change that was rolled back nor miss one that committed. SQLite's
 /// AUTOINCREMENT keeps ids from being reused after the newest rows are trimmed, which would
-/// otherwise confuse a client resuming with Last-Event-ID.
+/// otherwise confuse a client resuming with Last-Event-ID. `lot_id` lets a reader find the
+/// newest event of each lot without decoding every payload.
 struct CreateLiveEvents: AsyncMigration {
     var name: String { "0003_CreateLiveEvents" }
 
@@ -15,6 +16,7 @@ struct CreateLiveEvents: AsyncMigration {
             CREATE TABLE live_events (
                 \(unsafeRaw: id),
                 site_id TEXT NOT NULL,
+                lot_id TEXT,
                 at BIGINT NOT NULL,
                 kind TEXT NOT NULL,
                 payload TEXT NOT NULL

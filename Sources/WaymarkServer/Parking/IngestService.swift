@@ -55,7 +55,10 @@ actor IngestService {
                 count += next.reports.count
             }
             do {
-                let outcomes = try await Self.commit(batch.map(\.reports), store: store, index: index, now: now())
+                let (outcomes, lots) = try await Self.commit(batch.map(\.reports), store: store, index: index, now: now())
+                // Written through before answering, so whoever reads after the acknowledgement
+                // sees the change; the tailer delivers the same versions again, harmlessly.
+                live.merge(lots)
                 live.poke()
                 for (pending, result) in zip(batch, outcomes) { pending.continuation.resume(returning: result) }
                 ServerMetrics.recordIngest(outcomes.joined())
@@ -69,7 +72,9 @@ actor IngestService {
 
     /// One transaction for many requests. Reports are applied in arrival order, so a report
     /// older than one that came before it in the same commit is stale, as it would be across commits.
-    static func commit(_ requests: [[SensorReport]], store: SQLStore, index: SensorIndex, now: Date) async throws -> [[IngestOutcome]] {
+    static func commit(
+        _ requests: [[SensorReport]], store: SQLStore, index: SensorIndex, now: Date
+    ) async throws -> (outcomes: [[IngestOutcome]], lots: [Components.Schemas.LotOccupancy]) {
         var outcomes = requests.map { Array(repeating: IngestOutcome.invalid, count: $0.count) }
         let sensorIds = Set(requests.joined().lazy.filter { SensorIngest.isValid($0, now: now) }.map(\.sensorId))
         let refs = try await index.lookup(sensorIds, now: now)
@@ -81,14 +86,14 @@ actor IngestService {
                 if let ref = refs[report.sensorId] { work.append((r, i, ref)) } else { outcomes[r][i] = .unknownSensor }
             }
         }
-        if work.isEmpty { return outcomes }
+        if work.isEmpty { return (outcomes, []) }
         let found = work
 
         let decided = try await store.write { sql in
             try await apply(work: found, requests: requests, sql: sql, isPostgres: store.isPostgres, now: now)
         }
-        for (k, outcome) in decided.enumerated() { outcomes[work[k].r][work[k].i] = outcome }
-        return outcomes
+        for (k, outcome) in decided.outcomes.enumerated() { outcomes[work[k].r][work[k].i] = outcome }
+        return (outcomes, decided.lots)
     }
 
     private struct SpotUpdate {
@@ -100,7 +105,7 @@ actor IngestService {
 
     private static func apply(
         work: [(r: Int, i: Int, ref: SpotRef)], requests: [[SensorReport]], sql: any SQLDatabase, isPostgres: Bool, now: Date
-    ) async throws -> [IngestOutcome] {
+    ) async throws -> (outcomes: [IngestOutcome], lots: [Components.Schemas.LotOccupancy]) {
         if isPostgres {
             // Event ids must become visible in id order for live readers to never skip one:
             // every writer of live events takes this lock, so commits happen in id order.
@@ -139,7 +144,7 @@ actor IngestService {
                 updates[item.ref.spotId] = SpotUpdate(ref: item.ref, before: spot.state, after: next, at: report.observedAt)
             }
         }
-        guard !updates.isEmpty else { return outcomes }
+        guard !updates.isEmpty else { return (outcomes, []) }
 
         try await writeSpots(Array(updates.values), sql: sql, isPostgres: isPostgres)
 
@@ -171,10 +176,10 @@ actor IngestService {
                 lotId: c.ref.lotId, ordinal: c.ref.ordinal,
                 state: .init(rawValue: String(c.after.state.rawValue)) ?? .u,
                 at: c.at, lot: ParkingMapping.occupancy(lot))
-            events.append(LiveEventRecord(siteId: c.ref.siteId, at: now, kind: "spot", payload: try LiveEncoding.encode(change)))
+            events.append(LiveEventRecord(siteId: c.ref.siteId, lotId: c.ref.lotId, at: now, kind: "spot", payload: try LiveEncoding.encode(change)))
         }
         try await EventLog.append(events, sql: sql)
-        return outcomes
+        return (outcomes, lotAfter.values.map(ParkingMapping.occupancy))
     }
 
     /// One statement per 500 spots. Both dialects support UPDATE … FROM; they differ in how a

@@ -26,17 +26,17 @@ extension APIHandler {
 
     func getSiteOccupancy(_ input: Operations.GetSiteOccupancy.Input) async throws -> Operations.GetSiteOccupancy.Output {
         let siteId = input.path.siteId
-        // The event id is read first: the snapshot then includes at least every event up to it.
-        let lastEventId = try await services.parking.lastEventId()
-        let rows = try await services.parking.lotCounts(siteId: siteId)
-        if rows.isEmpty, try await services.parking.site(id: siteId) == nil { throw Problem.notFound("site") }
+        guard let snapshot = try await services.live.siteSnapshot(siteId: siteId, queries: services.parking) else {
+            if try await services.parking.site(id: siteId) == nil { throw Problem.notFound("site") }
+            return .ok(.init(body: .json(.init(siteId: siteId, asOf: services.now(), lastEventId: services.live.cursor, lots: []))))
+        }
         // Lot versions only grow, so their sum changes whenever any lot does.
-        let etag = "\"o\(rows.reduce(Int64(0)) { $0 + $1.version })-\(rows.count)\""
+        let etag = "\"o\(snapshot.lots.reduce(Int64(0)) { $0 + $1.version })-\(snapshot.lots.count)\""
         if ETag.matches(input.headers.ifNoneMatch, etag) {
             return .notModified(.init(headers: .init(eTag: etag)))
         }
         let body = Components.Schemas.SiteOccupancy(
-            siteId: siteId, asOf: services.now(), lastEventId: lastEventId, lots: rows.map(ParkingMapping.occupancy))
+            siteId: siteId, asOf: services.now(), lastEventId: snapshot.lastEventId, lots: snapshot.lots)
         return .ok(.init(headers: .init(eTag: etag, cacheControl: "no-cache"), body: .json(body)))
     }
 
@@ -55,7 +55,7 @@ extension APIHandler {
 
     func getSpotStates(_ input: Operations.GetSpotStates.Input) async throws -> Operations.GetSpotStates.Output {
         let lotId = input.path.lotId
-        guard let lot = try await services.parking.lotCounts(lotId: lotId) else { throw Problem.notFound("lot") }
+        guard let lot = try await services.live.lot(id: lotId, queries: services.parking) else { throw Problem.notFound("lot") }
         let etag = "\"s\(lot.version)\""
         if ETag.matches(input.headers.ifNoneMatch, etag) {
             return .notModified(.init(headers: .init(eTag: etag)))
@@ -63,8 +63,7 @@ extension APIHandler {
         let states = try await services.spotStates.states(lotId: lotId, version: lot.version, queries: services.parking)
         return .ok(.init(
             headers: .init(eTag: etag, cacheControl: "no-cache"),
-            body: .json(.init(lotId: lotId, states: states, version: lot.version,
-                              lastChangeAt: lot.lastChangeAt.map(Date.init(millis:))))))
+            body: .json(.init(lotId: lotId, states: states, version: lot.version, lastChangeAt: lot.lastChangeAt))))
     }
 
     func getTypicalOccupancy(_ input: Operations.GetTypicalOccupancy.Input) async throws -> Operations.GetTypicalOccupancy.Output {

@@ -57,12 +57,6 @@ struct ParkingQueries: Sendable {
         return out
     }
 
-    /// The newest live event id; a snapshot read after it includes at least everything up to it.
-    func lastEventId() async throws -> Int64 {
-        let row = try await sql.raw("SELECT COALESCE(MAX(id), 0) AS id FROM live_events").first()
-        return try row?.decode(column: "id", as: Int64.self) ?? 0
-    }
-
     func snapshots(lotId: String, since: Date) async throws -> [OccupancySnapshot] {
         let rows = try await sql.raw("""
             SELECT slot_start, taken, total FROM occupancy_snapshots

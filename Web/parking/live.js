@@ -9,7 +9,7 @@
  *   lastEventId: number,
  *   onSpot: (change: any) => void,
  *   onReset: () => void,
- *   onStatus: (status: 'connecting'|'live'|'offline') => void,
+ *   onStatus: (status: 'connecting'|'live'|'offline'|'paused') => void,
  * }} o
  */
 export function connectLive(o) {
@@ -62,7 +62,7 @@ export function connectLive(o) {
   }
 
   const onVisibility = () => {
-    if (document.visibilityState === 'hidden') close();
+    if (document.visibilityState === 'hidden') { close(); clearTimeout(offlineTimer); set('paused'); }
     else if (!source) open();
   };
   const onOnline = () => { backoff = 1000; open(); };

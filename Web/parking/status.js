@@ -9,12 +9,12 @@ export function createStatus(o) {
   const chip = /** @type {HTMLElement} */ (document.getElementById('site-chip'));
   const banner = /** @type {HTMLElement} */ (document.getElementById('status'));
   let live = 'connecting';
-  /** Until the stream has connected once, only a cached snapshot counts as offline. */
-  let everLive = false;
 
   function update() {
     const s = o.store.state;
-    const offline = s.fromCache || (live === 'offline') || (live !== 'live' && everLive);
+    // Connecting and paused (page hidden) are normal; only a lost connection or data from the
+    // device's copy earn the banner.
+    const offline = s.fromCache || live === 'offline';
     chip.dataset.live = live === 'live' && !s.fromCache ? 'live' : offline ? 'offline' : 'connecting';
     if (!offline) {
       banner.hidden = true;
@@ -33,15 +33,12 @@ export function createStatus(o) {
 
   return {
     update,
-    /** @param {'connecting'|'live'|'offline'} status */
+    /** @param {'connecting'|'live'|'offline'|'paused'} status */
     setLive(status) {
-      const s = o.store.state;
-      // While connected the data is right up to now; when the stream drops, the age starts here.
-      if (live === 'live' && status !== 'live') o.store.touch();
+      // While connected the data is right up to now; when the stream stops, the age starts here.
+      if (live === 'live' || status === 'live') o.store.touch();
       live = status;
-      if (status === 'live') { everLive = true; o.store.touch(); }
       update();
-      return s;
     },
     get live() { return live; },
   };

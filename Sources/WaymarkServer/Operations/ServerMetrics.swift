@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import HTTPTypes
 import OpenAPIRuntime
 import Prometheus
@@ -15,7 +16,10 @@ enum ServerMetrics {
         .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(10),
     ]
 
-    static func recordIngest(_ outcomes: some Sequence<IngestOutcome>) {
+    /// One group commit: how many requests it carried shows how well commits are shared.
+    static func recordIngest(_ outcomes: some Sequence<IngestOutcome>, requests: Int) {
+        registry.makeCounter(name: "waymark_ingest_commits_total").increment()
+        registry.makeCounter(name: "waymark_ingest_requests_total").increment(by: Int64(requests))
         var counts: [IngestOutcome: Int] = [:]
         for o in outcomes { counts[o, default: 0] += 1 }
         for (outcome, n) in counts {
@@ -35,8 +39,34 @@ enum ServerMetrics {
 }
 
 /// Counts requests and their durations per operation: the operation id keeps the label set
-/// small, unlike raw paths full of ids.
+/// small, unlike raw paths full of ids. The metric objects are looked up once per label set
+/// and kept, since the registry's own lookup builds label keys on every call.
 struct MetricsMiddleware: ServerMiddleware {
+    private final class Cache: Sendable {
+        let counters = NIOLockedValueBox([String: Counter]())
+        let histograms = NIOLockedValueBox([String: DurationHistogram]())
+
+        func counter(operation: String, status: Int) -> Counter {
+            let key = "\(operation) \(status)"
+            if let c = counters.withLockedValue({ $0[key] }) { return c }
+            let c = ServerMetrics.registry.makeCounter(
+                name: "waymark_http_requests_total", labels: [("operation", operation), ("status", String(status))])
+            counters.withLockedValue { $0[key] = c }
+            return c
+        }
+
+        func histogram(operation: String) -> DurationHistogram {
+            if let h = histograms.withLockedValue({ $0[operation] }) { return h }
+            let h = ServerMetrics.registry.makeDurationHistogram(
+                name: "waymark_http_request_duration_seconds", labels: [("operation", operation)],
+                buckets: ServerMetrics.latencyBuckets)
+            histograms.withLockedValue { $0[operation] = h }
+            return h
+        }
+    }
+
+    private let cache = Cache()
+
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
@@ -45,14 +75,10 @@ struct MetricsMiddleware: ServerMiddleware {
         let start = clock.now
         var status = 500
         defer {
-            ServerMetrics.registry.makeCounter(
-                name: "waymark_http_requests_total", labels: [("operation", operationID), ("status", String(status))]
-            ).increment()
+            cache.counter(operation: operationID, status: status).increment()
+            // A stream's duration is its connection's life, not a latency.
             if operationID != "streamSiteLive" {
-                ServerMetrics.registry.makeDurationHistogram(
-                    name: "waymark_http_request_duration_seconds", labels: [("operation", operationID)],
-                    buckets: ServerMetrics.latencyBuckets
-                ).record(clock.now - start)
+                cache.histogram(operation: operationID).record(clock.now - start)
             }
         }
         do {

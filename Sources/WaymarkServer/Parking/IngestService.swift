@@ -61,7 +61,7 @@ actor IngestService {
                 live.merge(lots)
                 live.poke()
                 for (pending, result) in zip(batch, outcomes) { pending.continuation.resume(returning: result) }
-                ServerMetrics.recordIngest(outcomes.joined())
+                ServerMetrics.recordIngest(outcomes.joined(), requests: batch.count)
             } catch {
                 logger.error("ingest commit failed", metadata: ["error": .string(String(reflecting: error)), "requests": .stringConvertible(batch.count)])
                 for pending in batch { pending.continuation.resume(throwing: error) }
@@ -151,24 +151,17 @@ actor IngestService {
         // Lot counters, then one live event per spot whose shown state changed.
         let changed = updates.values.filter { $0.before != $0.after.state }
         let byLot = Dictionary(grouping: changed, by: \.ref.lotId)
-        var lotAfter: [String: LotCountsRow] = [:]
+        var deltas: [(lotId: String, delta: LotCounts, at: Date)] = []
         for (lotId, changes) in byLot {
             var delta = LotCounts()
             for c in changes {
                 delta[c.before] -= 1
                 delta[c.after.state] += 1
             }
-            let lastAt = changes.map(\.at).max() ?? now
-            if let row = try await sql.raw("""
-                UPDATE lots SET count_f = count_f + \(bind: delta.free), count_o = count_o + \(bind: delta.occupied),
-                count_h = count_h + \(bind: delta.held), count_b = count_b + \(bind: delta.booked),
-                count_c = count_c + \(bind: delta.closed), count_u = count_u + \(bind: delta.unknown),
-                version = version + 1, last_change_at = \(bind: max(lastAt, now).millis)
-                WHERE id = \(bind: lotId) RETURNING \(unsafeRaw: LotCountsRow.columns)
-                """).first(decoding: LotCountsRow.self, keyDecodingStrategy: .convertFromSnakeCase) {
-                lotAfter[lotId] = row
-            }
+            deltas.append((lotId, delta, max(changes.map(\.at).max() ?? now, now)))
         }
+        var lotAfter: [String: LotCountsRow] = [:]
+        for row in try await updateLots(deltas, sql: sql, isPostgres: isPostgres) { lotAfter[row.id] = row }
         var events: [LiveEventRecord] = []
         for c in changed.sorted(by: { ($0.at, $0.ref.lotId, $0.ref.ordinal) < ($1.at, $1.ref.lotId, $1.ref.ordinal) }) {
             guard let lot = lotAfter[c.ref.lotId] else { continue }
@@ -180,6 +173,25 @@ actor IngestService {
         }
         try await EventLog.append(events, sql: sql)
         return (outcomes, lotAfter.values.map(ParkingMapping.occupancy))
+    }
+
+    /// All lots' counters in one statement, returning them as they are after it.
+    private static func updateLots(_ deltas: [(lotId: String, delta: LotCounts, at: Date)], sql: any SQLDatabase, isPostgres: Bool) async throws -> [LotCountsRow] {
+        guard !deltas.isEmpty else { return [] }
+        let rows: [SQLQueryString] = deltas.map { d in
+            let c = d.delta
+            return "(\(bind: d.lotId), \(bind: c.free), \(bind: c.occupied), \(bind: c.held), \(bind: c.booked), \(bind: c.closed), \(bind: c.unknown), \(bind: d.at.millis))"
+        }
+        let values = rows.joined(separator: ", ")
+        let from: SQLQueryString = isPostgres
+            ? "(VALUES \(values)) AS v(lot, f, o, h, b, c, u, at)"
+            : "(SELECT column1 AS lot, column2 AS f, column3 AS o, column4 AS h, column5 AS b, column6 AS c, column7 AS u, column8 AS at FROM (VALUES \(values))) AS v"
+        return try await sql.raw("""
+            UPDATE lots SET count_f = count_f + v.f, count_o = count_o + v.o, count_h = count_h + v.h,
+              count_b = count_b + v.b, count_c = count_c + v.c, count_u = count_u + v.u,
+              version = version + 1, last_change_at = v.at
+            FROM \(from) WHERE lots.id = v.lot RETURNING \(unsafeRaw: LotCountsRow.columns)
+            """).all(decoding: LotCountsRow.self, keyDecodingStrategy: .convertFromSnakeCase)
     }
 
     /// One statement per 500 spots. Both dialects support UPDATE … FROM; they differ in how a

@@ -118,7 +118,10 @@ export async function startParking(ctx) {
     if (document.visibilityState === 'hidden') { hiddenAt = Date.now(); store.persistNow(); }
     else if (hiddenAt && Date.now() - hiddenAt > 5 * 60_000) refresh(false);
   });
-  addEventListener('pagehide', () => store.persistNow());
+  addEventListener('pagehide', () => {
+    if (live.status === 'live') store.touch();
+    store.persistNow();
+  });
 
   function fitCampus(animate) {
     map.fitBounds(s.site.bounds, {

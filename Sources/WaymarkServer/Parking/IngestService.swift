@@ -55,7 +55,11 @@ actor IngestService {
                 count += next.reports.count
             }
             do {
+                let started = ContinuousClock.now
                 let (outcomes, lots) = try await Self.commit(batch.map(\.reports), store: store, index: index, now: now())
+                ServerMetrics.registry.makeDurationHistogram(
+                    name: "waymark_ingest_commit_duration_seconds", buckets: ServerMetrics.latencyBuckets
+                ).record(ContinuousClock.now - started)
                 // Written through before answering, so whoever reads after the acknowledgement
                 // sees the change; the tailer delivers the same versions again, harmlessly.
                 live.merge(lots)

@@ -103,6 +103,12 @@ async def post(reader, writer, host, body, key):
 
 
 async def live_latency(host, port, site_id, spots, key, subscribers, events, rate):
+    # Only a change of state makes a live event: use spots that are free now and park on them.
+    states = {}
+    for lot_id in {s[1] for s in spots}:
+        states[lot_id] = get_json(f"http://{host}:{port}/v1/lots/{lot_id}/spot-states")["states"]
+    spots = [s for s in spots if states[s[1]][s[2]] == "f"][:events]
+    events = len(spots)
     received, stop, ready = {}, asyncio.Event(), asyncio.Semaphore(0)
     path = f"/v1/sites/{site_id}/live"
     tasks = [asyncio.create_task(subscriber(host, port, path, ready, received, stop)) for _ in range(subscribers)]

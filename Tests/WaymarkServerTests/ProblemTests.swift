@@ -3,6 +3,7 @@ import Testing
 import Vapor
 import VaporTesting
 @testable import WaymarkServer
+import WaymarkAPI
 
 /// Bad input gets a clear RFC 9457 answer, never a 500.
 @Suite("Problem responses (QLT-2, PRK-2)")
@@ -76,5 +77,22 @@ struct ProblemTests {
             let ready = try await ctx.json("/ready")
             #expect(ready["database"] as? String == "sqlite")
         }
+    }
+}
+
+@Suite("Live event encoding (PRK-5)")
+struct LiveEncodingTests {
+    @Test("PRK-5 the hand-written spot change is the contract's SpotChange, byte for byte")
+    func spotChangeMatchesTypedEncoding() throws {
+        let lot = Components.Schemas.LotOccupancy(
+            lotId: "5db03a1e-0000-4000-8000-000000000001", total: 10, occupied: 3, held: 1, booked: 0, free: 6,
+            closed: 0, unknown: 0, fraction: 0.4, level: .green, version: 7,
+            lastChangeAt: Date(timeIntervalSince1970: 1_795_021_200.125))
+        let at = Date(timeIntervalSince1970: 1_795_021_199.5)
+        let typed = try LiveEncoding.encode(Components.Schemas.SpotChange(lotId: lot.lotId, ordinal: 42, state: .o, at: at, lot: lot))
+        let manual = LiveEncoding.spotChange(lotId: lot.lotId, ordinal: 42, state: .occupied, at: at, lotJSON: try LiveEncoding.encode(lot))
+        #expect(manual == typed)
+        let decoded = try LiveEncoding.decoder.decode(Components.Schemas.SpotChange.self, from: Data(manual.utf8))
+        #expect(decoded.lot == lot && decoded.ordinal == 42 && decoded.state == .o)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SQLKit
 import WaymarkAPI
+import WaymarkCore
 
 struct LiveEventRecord: Sendable {
     var siteId: String
@@ -69,6 +70,14 @@ enum LiveEncoding {
 
     static func encode(_ value: some Encodable) throws -> String {
         String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// The `SpotChange` JSON of the contract, written by hand because ingest writes one per
+    /// changed spot and the lot part is shared: keys sorted as `encode` sorts them, and every
+    /// value is an id, a number, a state letter or a date, none of which needs escaping.
+    static func spotChange(lotId: String, ordinal: Int, state: SpotState, at: Date, lotJSON: String) -> String {
+        let time = (try? WaymarkDateTranscoder().encode(at)) ?? ""
+        return "{\"at\":\"\(time)\",\"lot\":\(lotJSON),\"lotId\":\"\(lotId)\",\"ordinal\":\(ordinal),\"state\":\"\(state.rawValue)\"}"
     }
 
     /// One Server-Sent Event. The payload is JSON without newlines, so it fits one data line.

@@ -166,14 +166,15 @@ actor IngestService {
         }
         var lotAfter: [String: LotCountsRow] = [:]
         for row in try await updateLots(deltas, sql: sql, isPostgres: isPostgres) { lotAfter[row.id] = row }
+        // A lot's counters are the same in all of this commit's events: encoded once per lot.
+        var lotJSON: [String: String] = [:]
+        for (id, row) in lotAfter { lotJSON[id] = try LiveEncoding.encode(ParkingMapping.occupancy(row)) }
         var events: [LiveEventRecord] = []
+        events.reserveCapacity(changed.count)
         for c in changed.sorted(by: { ($0.at, $0.ref.lotId, $0.ref.ordinal) < ($1.at, $1.ref.lotId, $1.ref.ordinal) }) {
-            guard let lot = lotAfter[c.ref.lotId] else { continue }
-            let change = Components.Schemas.SpotChange(
-                lotId: c.ref.lotId, ordinal: c.ref.ordinal,
-                state: .init(rawValue: String(c.after.state.rawValue)) ?? .u,
-                at: c.at, lot: ParkingMapping.occupancy(lot))
-            events.append(LiveEventRecord(siteId: c.ref.siteId, lotId: c.ref.lotId, at: now, kind: "spot", payload: try LiveEncoding.encode(change)))
+            guard let lot = lotJSON[c.ref.lotId] else { continue }
+            let payload = LiveEncoding.spotChange(lotId: c.ref.lotId, ordinal: c.ref.ordinal, state: c.after.state, at: c.at, lotJSON: lot)
+            events.append(LiveEventRecord(siteId: c.ref.siteId, lotId: c.ref.lotId, at: now, kind: "spot", payload: payload))
         }
         try await EventLog.append(events, sql: sql)
         return (outcomes, lotAfter.values.map(ParkingMapping.occupancy))

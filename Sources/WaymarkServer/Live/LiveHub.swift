@@ -134,22 +134,27 @@ final class LiveHub: Sendable {
             var newest: [String: EventLog.Row] = [:]
             for row in rows where row.kind == "spot" { if let lot = row.lotId { newest[lot] = row } }
             let lotUpdates = newest.values.compactMap { try? LiveEncoding.decoder.decode(Components.Schemas.SpotChange.self, from: Data($0.payload.utf8)).lot }
-            let overflowed: [Subscriber] = state.withLockedValue { s in
+            // Nothing is yielded under the lock: a stream ending on another thread runs its
+            // onTermination (which takes this lock) while holding its task's own lock, and a
+            // yield needs that task lock, so yielding here could deadlock both threads.
+            let subscribers: [(UUID, Subscriber)] = state.withLockedValue { s in
                 for lot in lotUpdates { s.merge(lot) }
-                var cut: [Subscriber] = []
-                for (id, sub) in s.subscribers {
-                    for f in frames where f.siteId == sub.siteId {
-                        if case .dropped = sub.continuation.yield(f.frame) {
-                            cut.append(sub)
-                            s.subscribers[id] = nil
-                            break
-                        }
+                s.cursor = rows.last!.id
+                return Array(s.subscribers)
+            }
+            var overflowed: [(UUID, Subscriber)] = []
+            for (id, sub) in subscribers {
+                for f in frames where f.siteId == sub.siteId {
+                    if case .dropped = sub.continuation.yield(f.frame) {
+                        overflowed.append((id, sub))
+                        break
                     }
                 }
-                s.cursor = rows.last!.id
-                return cut
             }
-            for sub in overflowed { sub.continuation.finish() }
+            if !overflowed.isEmpty {
+                state.withLockedValue { s in for (id, _) in overflowed { s.subscribers[id] = nil } }
+            }
+            for (_, sub) in overflowed { sub.continuation.finish() }
             if rows.count < 5_000 { return }
         }
     }

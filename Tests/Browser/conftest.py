@@ -163,6 +163,21 @@ def server():
     shutil.rmtree(workdir, ignore_errors=True)
 
 
+@pytest.fixture(autouse=True)
+def _server_still_running(request):
+    """Fails fast, with the server's last words, if the shared server has died or hangs."""
+    if "server" in request.fixturenames:
+        s = request.getfixturevalue("server")
+        if s.process is None or s.process.poll() is not None:
+            log = (s.workdir / "server.log").read_text(errors="replace")[-2000:]
+            pytest.fail(f"the Waymark server is not running any more:\n{log}")
+        try:
+            urllib.request.urlopen(f"{s.url}/health", timeout=10).close()
+        except OSError as error:
+            pytest.fail(f"the Waymark server (pid {s.process.pid}) no longer answers /health: {error}")
+    yield
+
+
 @pytest.fixture()
 def own_server():
     """A server only this test uses (it may stop it)."""
@@ -185,6 +200,7 @@ def make_driver(width=390, height=844, pixel_ratio=2, touch=True):
     service = Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
     driver = webdriver.Chrome(service=service, options=options)
     driver.set_script_timeout(30)
+    driver.set_page_load_timeout(60)
     return driver
 
 

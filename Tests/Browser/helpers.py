@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 import time
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
@@ -33,7 +34,10 @@ class App:
         deadline = time.time() + timeout
         last = None
         while time.time() < deadline:
-            last = predicate()
+            try:
+                last = predicate()
+            except StaleElementReferenceException:
+                last = None  # the app re-rendered the element between lookup and read
             if last:
                 return last
             time.sleep(0.1)

@@ -289,3 +289,15 @@ def test_prk5_refresh_button_fetches_a_snapshot(app, server):
     app.wait(lambda: app.js(count) > before, message="snapshot request")
     app.wait(lambda: "updated" in app.el("#toast").get_attribute("textContent").lower(), message="toast")
     assert app.state()["fromCache"] is False
+
+
+def test_zoomed_out_the_campus_is_one_pin_that_zooms_back_in(app, server):
+    """Seed 2.2: pins stay legible when zoomed out: the lots gather into one campus pin."""
+    app.open()
+    campus_zoom = app.view()["zoom"]
+    app.set_view(zoom=12)
+    pins = app.pins()
+    assert len(pins) == 1 and pins[0]["site"] == server.site["id"] and pins[0]["code"] == "CSUF"
+    app.tap(pins[0]["screenX"], pins[0]["screenY"])
+    app.wait(lambda: abs(app.view()["zoom"] - campus_zoom) < 0.01, message="back to campus zoom")
+    assert len(app.pins()) == len(server.lots())

@@ -65,6 +65,14 @@ def test_installable_manifest_and_service_worker(app, server):
     scope = app.d.execute_async_script(
         "const done = arguments[arguments.length - 1]; navigator.serviceWorker.ready.then(r => done(r.scope));")
     assert scope == server.url + "/"
+    # API reads are kept for offline use, the live stream never is.
+    app.open()
+    app.wait(lambda: app.state()["live"] == "live", message="live stream")
+    cached = app.d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "caches.open('waymark-api-v1').then(c => c.keys()).then(k => done(k.map(r => new URL(r.url).pathname)));")
+    assert any(p.endswith("/occupancy") for p in cached), cached
+    assert not any(p.endswith("/live") for p in cached), cached
     assert app.console_errors() == []
 
 

@@ -103,7 +103,8 @@ function captionSprite(text, dpr, style) {
 }
 
 /**
- * @param {{id: string, zIndex?: number, pins: () => Pin[], captions?: (zoom: number) => boolean,
+ * @param {{id: string, zIndex?: number, pins: (frame: import('./camera.js').Frame) => Pin[],
+ *          captions?: (zoom: number) => boolean, scale?: (zoom: number) => number,
  *          captionStyle?: () => {bg: string, fg: string}}} o
  */
 export function pinLayer(o) {
@@ -125,10 +126,11 @@ export function pinLayer(o) {
     draw(ctx, f) {
       const dpr = f.pixelRatio;
       const out = [];
-      for (const pin of o.pins()) {
+      const k = o.scale?.(f.zoom) ?? 1;
+      for (const pin of o.pins(f)) {
         const m = merc(pin);
         const q = f.toScreen(m.x, m.y);
-        const r = (pin.radius ?? 18) * (pin.selected ? 1.2 : 1);
+        const r = Math.round((pin.radius ?? 18) * k * (pin.selected ? 1.2 : 1));
         if (q.x < -r - 60 || q.y < -r - 30 || q.x > f.width + r + 60 || q.y > f.height + r + 40) continue;
         out.push({ pin, x: q.x, y: q.y, r });
       }

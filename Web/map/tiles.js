@@ -42,7 +42,8 @@ export function tileLayer(options, onLoad) {
     loading++;
     const entry = e;
     img.onload = () => { loading--; loaded++; entry.state = 'loaded'; onLoad(); };
-    img.onerror = () => { loading--; failed++; entry.state = 'error'; entry.retryAt = performance.now() + RETRY_MS; };
+    // A failure frees a loading slot too: redraw so waiting tiles get their turn.
+    img.onerror = () => { loading--; failed++; entry.state = 'error'; entry.retryAt = performance.now() + RETRY_MS; onLoad(); };
     img.src = url(z, x, y);
     return e;
   }

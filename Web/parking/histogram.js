@@ -50,9 +50,14 @@ export function renderHistogram(root, o) {
   chart.setAttribute('role', 'img');
   chart.setAttribute('aria-label', `Typical occupancy on ${WEEKDAYS[o.weekday - 1]}: loading`);
   for (const f of [0.65, 0.85]) {
+    // The congestion thresholds (PRK-4): yellow from 65 %, red from 85 %.
     const guide = document.createElement('div');
     guide.className = 'guide';
     guide.style.bottom = `${f * 100}%`;
+    guide.setAttribute('aria-hidden', 'true');
+    const label = document.createElement('span');
+    label.textContent = `${Math.round(f * 100)}%`;
+    guide.append(label);
     chart.append(guide);
   }
   const axis = document.createElement('div');

@@ -103,7 +103,8 @@ export async function startParking(ctx) {
 
   map.on('tap', ({ hit }) => {
     if (!hit) { card.close(); return; }
-    if (hit.layer === 'pins' || hit.layer === 'lots') openLot(hit.feature.lotId);
+    if (hit.layer === 'pins' && hit.feature.site) { card.close(); fitCampus(500); }
+    else if (hit.layer === 'pins' || hit.layer === 'lots') openLot(hit.feature.lotId);
     else if (hit.layer === 'spots') {
       const { set, index } = hit.feature;
       const spot = set.data.spots[index];
@@ -232,7 +233,7 @@ export async function startParking(ctx) {
     spotMinZoom,
     /** Pins drawn in the last frame, with their screen positions (tests). */
     pins: () => pl.pinsLayer.drawn().map((d) => ({
-      lotId: d.pin.data.lotId, code: d.pin.label, level: d.pin.data.level, colour: d.pin.fill,
+      lotId: d.pin.data.lotId ?? null, site: d.pin.data.site ?? null, code: d.pin.label, level: d.pin.data.level, colour: d.pin.fill,
       screenX: d.x, screenY: d.y, radius: d.r, caption: d.pin.caption,
     })),
     visibleSpotCount: () => pl.spotLayer.drawnCount(),

@@ -10,6 +10,9 @@ import { palette } from '../shell/theme.js';
 import { congestionColours, spotPalette } from './colours.js';
 import { number, isOpen, siteNow } from './format.js';
 
+/** Below this zoom the campus is one pin instead of one per lot. */
+export const SITE_PIN_ZOOM = 14;
+
 /**
  * @param {ReturnType<typeof import('./store.js').createParkingStore>} store
  * @param {{spotMinZoom: number, selected: () => string|null, allLevels?: () => boolean, tilesShown: () => boolean}} o
@@ -19,6 +22,7 @@ export function parkingLayers(store, o) {
   let shapes = /** @type {any[]} */ ([]);
   let campus = /** @type {any[]} */ ([]);
   let pins = /** @type {any[]} */ ([]);
+  let sitePins = /** @type {any[]} */ ([]);
   /** @type {Map<string, {minX: number, minY: number, maxX: number, maxY: number}>} */
   const boxes = new Map();
   let openMinute = -1;
@@ -95,6 +99,19 @@ export function parkingLayers(store, o) {
         data: { lotId: lot.id, level: occ?.level ?? 'unknown', colour: c.fill, priority: lot.capacity },
       };
     });
+    // Zoomed out, the lots' pins would pile up: the campus shows as one pin with its totals.
+    let total = 0;
+    let taken = 0;
+    let free = 0;
+    for (const occ of s.occupancy.values()) { total += occ.total; taken += occ.total * occ.fraction; free += occ.free; }
+    const fraction = total ? taken / total : 0;
+    const level = !total ? 'unknown' : fraction >= 0.85 ? 'red' : fraction >= 0.65 ? 'yellow' : 'green';
+    const c = congestionColours(level);
+    sitePins = s.site ? [{
+      id: `site:${s.site.id}`, lat: s.site.center.latitude, lon: s.site.center.longitude,
+      label: (s.site.code ?? '').toUpperCase(), fill: c.fill, text: c.text, radius: 22,
+      caption: `${number(free)} free`, data: { site: s.site.id, level, colour: c.fill, priority: 1 },
+    }] : [];
   }
 
   const spotLayer = rectLayer({
@@ -128,8 +145,10 @@ export function parkingLayers(store, o) {
   const pinsLayer = pinLayer({
     id: 'pins',
     zIndex: 50,
-    pins: () => pins,
-    captions: (zoom) => zoom >= 14.5,
+    pins: (f) => (f.zoom < SITE_PIN_ZOOM ? sitePins : pins),
+    // A little smaller at campus zoom, where neighbouring structures sit close together.
+    scale: (zoom) => Math.max(0.85, Math.min(1, 0.85 + (zoom - 15.5) * 0.15)),
+    captions: (zoom) => zoom < SITE_PIN_ZOOM || zoom >= 14.5,
     captionStyle: () => ({ bg: palette().surface, fg: palette().text }),
   });
 

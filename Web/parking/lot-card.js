@@ -198,6 +198,7 @@ export function createLotCard(o) {
   handle.addEventListener('pointerdown', (e) => {
     dragY = e.clientY;
     handle.setPointerCapture(e.pointerId);
+    sheet.style.transition = 'none';  // follow the finger, no easing lag
   });
   handle.addEventListener('pointermove', (e) => {
     if (!dragY) return;
@@ -208,6 +209,7 @@ export function createLotCard(o) {
     if (!dragY) return;
     const dy = e.clientY - dragY;
     dragY = 0;
+    sheet.style.transition = '';
     sheet.style.transform = '';
     if (dy > 70) api.close();
   };

@@ -146,7 +146,7 @@ export function createParkingStore() {
         early?.forEach((p) => p.catch(() => {}));
         const [config, sites] = await Promise.all([getJSON('/v1/config'), getJSON('/v1/sites')]);
         const site = sites.data.sites.find((x) => x.id === guess) ?? sites.data.sites[0];
-        if (!site) throw new OfflineError('The server has no sites yet.');
+        if (!site) throw new Error('The server has no sites yet.');
         const [lots, occupancy] = early && site.id === guess
           ? await Promise.all(early)
           : await Promise.all([getJSON(`/v1/sites/${site.id}/lots`), getJSON(`/v1/sites/${site.id}/occupancy`)]);
@@ -199,6 +199,7 @@ export function createParkingStore() {
       } finally {
         pending.delete(lotId);
       }
+      persistSoon();
       emit('states', lotId);
     },
 

@@ -7,9 +7,7 @@ import WaymarkCore
 struct ClientParkingTests {
     @Test("PRK-1 PRK-5 the SDK reads sites, lots, spots, occupancy and spot states")
     func reads() async throws {
-        let server = try await LiveServer.start()
-        defer { server.removeDatabase() }
-        do {
+        try await LiveServer.with { server in
             let client = WaymarkClient(serverURL: server.url)
             let sites = try await client.sites()
             #expect(sites.map(\.id) == [server.siteId])
@@ -25,11 +23,7 @@ struct ClientParkingTests {
             let typical = try await client.typicalOccupancy(lotId: lots[0].id, weekday: 2)
             #expect(typical.halfHours.count == 48)
             await #expect(throws: WaymarkClientError.self) { try await client.lots(siteId: "no-such-site") }
-        } catch {
-            try await server.stop()
-            throw error
         }
-        try await server.stop()
     }
 
     @Test("PRK-19 when the server is unreachable the last snapshot is returned with its age")
@@ -64,9 +58,7 @@ struct ClientParkingTests {
 
     @Test("PRK-5 live events arrive after ingest, and a reconnect resumes with no gap and no duplicate")
     func liveStreamResumes() async throws {
-        let server = try await LiveServer.start()
-        defer { server.removeDatabase() }
-        do {
+        try await LiveServer.with { server in
             let client = WaymarkClient(serverURL: server.url, gatewayKey: server.gatewayKey)
             let lots = try await client.lots(siteId: server.siteId)
             let spots = try await client.spots(lotId: lots[1].id)
@@ -101,10 +93,6 @@ struct ClientParkingTests {
             #expect(rest.map(\.0) == rest.map(\.0).sorted())
             #expect(Set(rest.map(\.0)).isDisjoint(with: firstThree.map(\.0)))
             #expect(rest.allSatisfy { $0.0 > firstThree.last!.0 })
-        } catch {
-            try await server.stop()
-            throw error
         }
-        try await server.stop()
     }
 }

@@ -8,9 +8,7 @@ import WaymarkCore
 struct GatewayEmulatorTests {
     @Test("PRK-3 a simulated weekday morning fills the structures first, through the real ingest endpoint")
     func morningArrivals() async throws {
-        let server = try await LiveServer.start()
-        defer { server.removeDatabase() }
-        do {
+        try await LiveServer.with { server in
             let client = WaymarkClient(serverURL: server.url, gatewayKey: server.gatewayKey)
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "America/Los_Angeles")!
@@ -34,10 +32,6 @@ struct GatewayEmulatorTests {
             let meanSurface = surface.reduce(0, +) / Double(surface.count)
             #expect(meanStructure > 0.3, "structures at \(meanStructure)")
             #expect(meanStructure > meanSurface, "structures \(meanStructure) vs surface \(meanSurface)")
-        } catch {
-            try await server.stop()
-            throw error
         }
-        try await server.stop()
     }
 }

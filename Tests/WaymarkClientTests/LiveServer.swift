@@ -36,6 +36,20 @@ struct LiveServer: Sendable {
         }
     }
 
+    /// Runs `body` against a new server, then stops it and removes its database, also when
+    /// `body` throws.
+    static func with(_ body: (LiveServer) async throws -> Void) async throws {
+        let server = try await start()
+        defer { server.removeDatabase() }
+        do {
+            try await body(server)
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        try await server.stop()
+    }
+
     func stop() async throws {
         app.running?.stop()
         try await app.asyncShutdown()

@@ -1,13 +1,15 @@
 // Waymark web app entry: the shell (map, toolbar, theme, offline support) and its modules.
-// Parking is the first module; Wayfinding, Trails and Planner will register beside it.
+// Parking is the first module; Wayfinding, Trails and Planner will register beside it. Accounts
+// belong to the shell: one identity for every module.
 
 import { createMap } from './map/index.js';
 import { palette, onThemeChange } from './shell/theme.js';
 import { register, list, renderSwitcher } from './shell/modules.js';
-import { OfflineError } from './shell/api.js';
+import { OfflineError, getJSON } from './shell/api.js';
 import { startParking } from './parking/index.js';
 import { startCar } from './car/car.js';
 import { loadSnapshot } from './parking/snapshot-cache.js';
+import { startAccounts } from './accounts/index.js';
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
@@ -84,7 +86,19 @@ function registerServiceWorker() {
   navigator.serviceWorker.register('/sw.js').catch((e) => console.warn('service worker not registered', e));
 }
 
-const app = { map: /** @type {any} */ (null), parking: /** @type {any} */ (null), car: /** @type {any} */ (null) };
+const app = {
+  map: /** @type {any} */ (null), parking: /** @type {any} */ (null), car: /** @type {any} */ (null), accounts: /** @type {any} */ (null),
+};
+
+/** The campus the schedule is about: the one on the map, else the first the server lists. */
+async function currentSite() {
+  const shown = app.parking?.store.state.site;
+  if (shown) return shown;
+  const { data } = await getJSON('/v1/sites');
+  const site = /** @type {any} */ (data).sites?.[0];
+  if (!site) throw new Error('No campus is set up on this server yet.');
+  return site;
+}
 
 register({
   id: 'parking',
@@ -108,6 +122,7 @@ async function boot() {
   onThemeChange(() => map.themeChanged());
   renderSwitcher();
   app.car = startCar({ map });
+  app.accounts = startAccounts({ site: currentSite });
   const start = async () => {
     try {
       for (const m of list()) await m.start({ map });
@@ -146,6 +161,9 @@ Object.defineProperty(window, 'waymark', {
     openLot: (id) => app.parking?.openLot(id),
     chooseLevel: (id, level) => app.parking?.chooseLevel(id, level),
     fitCampus: () => app.parking?.fitCampus(0),
+    /** Who this browser is to the server, and the Accounts screen shown (null when closed). */
+    account: () => app.accounts?.state ?? null,
+    openAccount: () => app.accounts?.open(),
     /** Benchmark only: draw all levels of every structure (the densest possible frame). */
     drawAllLevels: (on) => app.parking?.setAllLevels(on),
     get state() {

@@ -1,9 +1,9 @@
 // Service worker: makes the app installable and lets it open offline. The shell is fetched
 // network-first (so a release shows up at once) and falls back to the copy cached at install;
 // API reads are network-first and fall back to their last copy, marked as such; the live
-// stream and everything not ours pass straight through.
+// stream, requests that carry a token and everything not ours pass straight through.
 
-const VERSION = '2026-11-22.1';
+const VERSION = '2026-11-22.2';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -18,6 +18,21 @@ const SHELL = [
   '/icons/icon-512.png',
   '/icons/apple-touch-icon.png',
   // modules:begin
+  '/accounts/delete-account.js',
+  '/accounts/forgot-password.js',
+  '/accounts/forms.js',
+  '/accounts/home.js',
+  '/accounts/index.js',
+  '/accounts/panel.js',
+  '/accounts/password-policy.js',
+  '/accounts/permits.js',
+  '/accounts/register.js',
+  '/accounts/schedule-format.js',
+  '/accounts/schedule-grid.js',
+  '/accounts/schedule.js',
+  '/accounts/session.js',
+  '/accounts/units.js',
+  '/accounts/update-account.js',
   '/car/car-store.js',
   '/car/car.js',
   '/map/background.js',
@@ -69,6 +84,8 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin) return;
   const path = url.pathname;
   if (path.endsWith('/live') || path === '/health' || path === '/ready' || path === '/metrics') return;
+  // One person's data (a token goes with it) is never kept: sign-out must leave nothing behind (ACC-3).
+  if (request.headers.has('Authorization')) return;
   if (path.startsWith('/v1/')) {
     event.respondWith(apiNetworkFirst(request));
   } else if (request.mode === 'navigate' || SHELL.includes(path)) {

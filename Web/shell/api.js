@@ -7,11 +7,18 @@ const TIMEOUT_MS = 10_000;
 
 /** The server answered with a problem (RFC 9457). */
 export class ProblemError extends Error {
-  /** @param {number} status @param {any} problem */
-  constructor(status, problem) {
+  /** @param {number} status @param {any} problem @param {number|null} [retryAfter] seconds, from a 429's Retry-After */
+  constructor(status, problem, retryAfter = null) {
     super(problem?.detail || problem?.title || `HTTP ${status}`);
     this.status = status;
     this.problem = problem;
+    this.retryAfter = retryAfter;
+  }
+
+  /** The last segment of the problem's type URI ("reset-code-wrong"), or '' for none. */
+  get kind() {
+    const type = String(this.problem?.type ?? '');
+    return type.startsWith('http') ? type.slice(type.lastIndexOf('/') + 1) : '';
   }
 }
 
@@ -67,4 +74,64 @@ async function cached(url) {
   } catch {
     return null;
   }
+}
+
+/**
+ * A request that is never answered from a saved copy: writes, and reads that belong to one
+ * person (the service worker lets requests with credentials pass through untouched).
+ * @param {string} method
+ * @param {string} path
+ * @param {{json?: any, body?: Blob, contentType?: string, token?: string|null}} [o]
+ * @returns {Promise<any>} the JSON answer, or null when there is none (204)
+ */
+export async function send(method, path, o = {}) {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: 'application/json, application/problem+json' };
+  if (o.token) headers.Authorization = `Bearer ${o.token}`;
+  /** @type {BodyInit|undefined} */
+  let body;
+  if (o.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(o.json);
+  } else if (o.body) {
+    headers['Content-Type'] = o.contentType ?? o.body.type;
+    body = o.body;
+  }
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), TIMEOUT_MS);
+  let response;
+  try {
+    response = await fetch(new URL(path, location.origin).href, { method, headers, body, signal: abort.signal, cache: 'no-store' });
+  } catch {
+    throw new OfflineError(`Could not reach the server for ${path}`);
+  } finally {
+    clearTimeout(timer);
+  }
+  if (response.ok) {
+    if (response.status === 204) return null;
+    const text = await response.text();
+    return text ? JSON.parse(text) : null;
+  }
+  let problem = null;
+  try { problem = await response.json(); } catch { /* not JSON */ }
+  const retry = Number(response.headers.get('Retry-After'));
+  throw new ProblemError(response.status, problem, Number.isFinite(retry) && retry > 0 ? Math.ceil(retry) : null);
+}
+
+/**
+ * What to tell the person when a request failed: the server's own words (the problem's
+ * detail), with how long to wait when throttled.
+ * @param {unknown} err
+ */
+export function problemText(err) {
+  if (err instanceof OfflineError) return 'Can’t reach Waymark. Check your connection and try again.';
+  if (err instanceof ProblemError) {
+    const said = err.problem?.detail || err.problem?.title || `The server answered ${err.status}.`;
+    if (err.status === 429) {
+      const wait = err.retryAfter ? ` Try again in ${err.retryAfter} s.` : ' Try again later.';
+      return `${said.replace(/\s*$/, '')}${/[.!?]$/.test(said.trim()) ? '' : '.'}${wait}`;
+    }
+    return said;
+  }
+  return `Something went wrong: ${/** @type {any} */ (err)?.message ?? err}`;
 }

@@ -1,0 +1,130 @@
+// The first Accounts screen. Signed out: sign in, create an account, forgot password, and what
+// works without an account (ACC-8). Signed in: "Hello, <username>", then Update Account, Your
+// Permits, Weekly Schedule, Log Out, and Delete Account last, with its warning.
+
+import { el, button, field, passwordField, form } from './forms.js';
+import { signIn, signOut, cachedMe, fetchMe, signedIn } from './session.js';
+import { toast } from '../shell/toast.js';
+import { ProblemError } from '../shell/api.js';
+
+/** @typedef {import('./index.js').AccountsContext} AccountsContext */
+
+/**
+ * @param {AccountsContext} ctx
+ * @param {{notice?: string}} [o] a message to show above the form (why we are back here)
+ * @returns {import('./panel.js').View}
+ */
+export function signedOutView(ctx, o = {}) {
+  return {
+    name: 'signed-out',
+    title: 'Account',
+    render() {
+      const parts = [];
+      if (o.notice) {
+        const n = el('p', 'notice', o.notice);
+        n.setAttribute('role', 'status');
+        n.dataset.testid = 'notice';
+        parts.push(n);
+      }
+      parts.push(el('p', 'lead', 'Sign in to keep your permits and weekly schedule on all your devices.'));
+      const username = field({ label: 'Username', name: 'username', autocomplete: 'username', required: true, maxLength: 254 });
+      const password = passwordField({ label: 'Password', name: 'password', autocomplete: 'current-password' });
+      const f = form({
+        name: 'sign-in',
+        submit: 'Sign In',
+        children: [username.wrap, password.wrap],
+        async action() {
+          const me = await signIn(username.input.value.trim(), password.input.value);
+          toast(`Signed in as ${me.username}`);
+          ctx.panel.reset(signedInView(ctx));
+        },
+      });
+      const links = el('div', 'acc-links');
+      links.append(
+        button('Forgot password?', () => ctx.panel.push(ctx.views.forgot()), 'link-button'),
+        button('Create an account', () => ctx.panel.push(ctx.views.register()), 'acc-button'),
+      );
+      const without = el('section', 'acc-section');
+      without.append(
+        el('h3', '', 'Without an account'),
+        el('p', 'muted', 'Waymark works without an account: your permits and schedule stay with this browser, and move to your account when you register or sign in here.'),
+        menu([
+          ['permits', 'Your Permits', () => ctx.panel.push(ctx.views.permits())],
+          ['schedule', 'Weekly Schedule', () => ctx.panel.push(ctx.views.schedule())],
+        ]),
+      );
+      parts.push(f.el, links, without);
+      return parts;
+    },
+  };
+}
+
+/** @param {[string, string, () => void, string?][]} items */
+function menu(items) {
+  const list = el('ul', 'acc-menu');
+  for (const [id, label, go, cls] of items) {
+    const li = el('li');
+    const b = button(label, go, `acc-menu-item${cls ? ` ${cls}` : ''}`);
+    b.dataset.action = id;
+    li.append(b);
+    list.append(li);
+  }
+  return list;
+}
+
+/**
+ * @param {AccountsContext} ctx
+ * @returns {import('./panel.js').View}
+ */
+export function signedInView(ctx) {
+  let alive = true;
+  return {
+    name: 'account',
+    title: 'Account',
+    leave() { alive = false; },
+    render() {
+      const me = cachedMe();
+      const hello = el('div', 'hello');
+      const avatar = /** @type {HTMLImageElement} */ (el('img', 'avatar'));
+      avatar.alt = '';
+      avatar.width = 56;
+      avatar.height = 56;
+      const name = el('h3', 'hello-name');
+      name.dataset.testid = 'hello';
+      const show = (/** @type {import('./session.js').Me|null} */ m) => {
+        name.textContent = `Hello, ${m?.username ?? ''}`;
+        if (m?.pictureURL) avatar.src = m.pictureURL;
+        avatar.hidden = !m?.pictureURL;
+      };
+      show(me);
+      hello.append(avatar, name);
+      // The name on record may have changed on another device: check, quietly.
+      fetchMe().then((m) => { if (alive) show(m); }).catch((err) => {
+        if (alive && err instanceof ProblemError && err.status === 401 && !signedIn()) {
+          ctx.panel.reset(signedOutView(ctx, { notice: 'Your session has ended. Please sign in again.' }));
+        }
+      });
+
+      const items = menu([
+        ['update', 'Update Account', () => ctx.panel.push(ctx.views.update())],
+        ['permits', 'Your Permits', () => ctx.panel.push(ctx.views.permits())],
+        ['schedule', 'Weekly Schedule', () => ctx.panel.push(ctx.views.schedule())],
+        ['logout', 'Log Out', async () => {
+          await signOut();
+          toast('Signed out');
+          ctx.panel.reset(signedOutView(ctx));
+        }, 'plain'],
+      ]);
+
+      const danger = el('section', 'acc-section danger-zone');
+      danger.append(
+        el('h3', '', 'Delete Account'),
+        el('p', 'warning', 'Deleting your account erases your profile, permits, weekly schedule and everything else Waymark keeps about you. This cannot be undone.'),
+      );
+      const del = button('Delete Account', () => ctx.panel.push(ctx.views.deleteAccount()), 'acc-button danger');
+      del.dataset.action = 'delete';
+      danger.append(del);
+      return [hello, items, danger];
+    },
+  };
+}

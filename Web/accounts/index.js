@@ -1,0 +1,67 @@
+// Accounts (ACC-1…10, PRK-16): the person button in the map toolbar opens the Accounts panel.
+// Each screen lives in its own module; they reach each other through the context below.
+
+import { createPanel } from './panel.js';
+import { signedOutView, signedInView } from './home.js';
+import { registerView } from './register.js';
+import { forgotPasswordView } from './forgot-password.js';
+import { updateAccountView } from './update-account.js';
+import { permitsView } from './permits.js';
+import { deleteAccountView } from './delete-account.js';
+import { scheduleView } from './schedule.js';
+import { signedIn, hasDevice, cachedMe, fetchMe, onSessionChange } from './session.js';
+
+/**
+ * @typedef {object} AccountsContext
+ * @property {ReturnType<typeof createPanel>} panel
+ * @property {() => Promise<{id: string, timeZone: string}>} site the campus whose lots and time zone the schedule uses
+ * @property {{home: () => import('./panel.js').View, signedOut: (o?: {notice?: string}) => import('./panel.js').View,
+ *   register: () => import('./panel.js').View, forgot: () => import('./panel.js').View, update: () => import('./panel.js').View,
+ *   permits: () => import('./panel.js').View, schedule: () => import('./panel.js').View,
+ *   deleteAccount: () => import('./panel.js').View}} views
+ */
+
+/** @param {{site: () => Promise<{id: string, timeZone: string}>}} o */
+export function startAccounts(o) {
+  const panel = createPanel();
+  const button = /** @type {HTMLElement} */ (document.getElementById('btn-account'));
+  /** @type {AccountsContext} */
+  const ctx = {
+    panel,
+    site: o.site,
+    views: {
+      home: () => (signedIn() ? signedInView(ctx) : signedOutView(ctx)),
+      signedOut: (opts) => signedOutView(ctx, opts),
+      register: () => registerView(ctx),
+      forgot: () => forgotPasswordView(ctx),
+      update: () => updateAccountView(ctx),
+      permits: () => permitsView(),
+      schedule: () => scheduleView(ctx),
+      deleteAccount: () => deleteAccountView(ctx),
+    },
+  };
+
+  const showWho = () => {
+    const me = cachedMe();
+    button.dataset.signedIn = String(signedIn());
+    button.title = me?.username ? `Account: ${me.username}` : 'Sign in or create an account';
+  };
+  onSessionChange(showWho);
+  addEventListener('storage', (e) => { if (e.key === null || e.key?.startsWith('waymark.account')) showWho(); });
+  showWho();
+
+  button.addEventListener('click', () => {
+    if (panel.isOpen) panel.close();
+    else panel.open(ctx.views.home());
+  });
+
+  return {
+    panel,
+    open: () => panel.open(ctx.views.home()),
+    /** What this browser is to the server (tests). */
+    get state() {
+      return { signedIn: signedIn(), hasDevice: hasDevice(), username: cachedMe()?.username ?? null, view: panel.view };
+    },
+    refreshMe: () => (signedIn() ? fetchMe() : Promise.resolve(null)),
+  };
+}

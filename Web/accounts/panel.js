@@ -1,0 +1,82 @@
+// The Accounts panel: full screen on a phone, a panel at the side on wide screens. It shows
+// one screen at a time from a stack, with Back to return and Close to go back to the map.
+
+/**
+ * @typedef {object} View
+ * @property {string} name        stable id (data-view, for tests and styles)
+ * @property {string} title
+ * @property {() => Node|Node[]} render
+ * @property {() => void} [leave] called when the screen goes away
+ */
+
+export function createPanel() {
+  const panel = /** @type {HTMLElement} */ (document.getElementById('accounts'));
+  const body = /** @type {HTMLElement} */ (document.getElementById('accounts-body'));
+  const title = /** @type {HTMLElement} */ (document.getElementById('accounts-title'));
+  const back = /** @type {HTMLButtonElement} */ (document.getElementById('accounts-back'));
+  const close = /** @type {HTMLButtonElement} */ (document.getElementById('accounts-close'));
+  /** @type {View[]} */
+  let stack = [];
+  /** @type {HTMLElement|null} */
+  let returnFocus = null;
+
+  function show() {
+    const view = stack[stack.length - 1];
+    if (!view) return;
+    panel.dataset.view = view.name;
+    title.textContent = view.title;
+    back.hidden = stack.length < 2;
+    const content = view.render();
+    body.replaceChildren(...(Array.isArray(content) ? content : [content]));
+    body.scrollTop = 0;
+    title.focus({ preventScroll: true });
+  }
+
+  function leaveTop() { stack[stack.length - 1]?.leave?.(); }
+
+  const api = {
+    get isOpen() { return !panel.hidden; },
+    get view() { return panel.hidden ? null : stack[stack.length - 1]?.name ?? null; },
+    /** Opens the panel on `view` as its first screen. @param {View} view */
+    open(view) {
+      if (panel.hidden) {
+        returnFocus = /** @type {HTMLElement|null} */ (document.activeElement);
+        panel.hidden = false;
+        panel.classList.add('entering');
+        requestAnimationFrame(() => requestAnimationFrame(() => panel.classList.remove('entering')));
+      }
+      leaveTop();
+      stack = [view];
+      show();
+    },
+    /** @param {View} view */
+    push(view) { leaveTop(); stack.push(view); show(); },
+    /** Replaces the whole stack with one screen (after signing in or out). @param {View} view */
+    reset(view) { leaveTop(); stack = [view]; show(); },
+    /** Redraws the current screen. */
+    refresh() { if (!panel.hidden) show(); },
+    back() {
+      if (stack.length < 2) return;
+      leaveTop();
+      stack.pop();
+      show();
+    },
+    close() {
+      if (panel.hidden) return;
+      leaveTop();
+      stack = [];
+      panel.hidden = true;
+      panel.dataset.view = '';
+      body.replaceChildren();
+      if (returnFocus?.isConnected) returnFocus.focus({ preventScroll: true });
+    },
+  };
+
+  back.addEventListener('click', () => api.back());
+  close.addEventListener('click', () => api.close());
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || panel.hidden || document.querySelector('dialog[open]')) return;
+    if (stack.length > 1) api.back(); else api.close();
+  });
+  return api;
+}

@@ -1,0 +1,71 @@
+// Your Permits (PRK-16): which of Green, Yellow, Black and Handicap you hold; none by default.
+// Works signed out with the device identity (ACC-8). Each change is saved at once.
+
+import { el } from './forms.js';
+import { authed } from './session.js';
+import { problemText } from '../shell/api.js';
+import { PERMIT_NAMES } from '../parking/format.js';
+
+const ORDER = ['green', 'yellow', 'black', 'handicap'];
+
+/** @returns {import('./panel.js').View} */
+export function permitsView() {
+  let alive = true;
+  return {
+    name: 'permits',
+    title: 'Your Permits',
+    leave() { alive = false; },
+    render() {
+      const lead = el('p', 'lead', 'The parking permits you hold. A lot that needs a permit you lack shows red in your weekly schedule.');
+      const set = el('fieldset', 'permit-set');
+      set.append(el('legend', 'visually-hidden', 'Permits you hold'));
+      set.disabled = true;
+      const status = el('p', 'save-status');
+      status.setAttribute('role', 'status');
+      status.dataset.testid = 'permits-status';
+      status.textContent = 'Loading…';
+      /** @type {HTMLInputElement[]} */
+      const boxes = ORDER.map((p) => {
+        const label = el('label', 'permit-choice');
+        const box = /** @type {HTMLInputElement} */ (el('input'));
+        box.type = 'checkbox';
+        box.value = p;
+        box.name = 'permit';
+        label.append(box, el('span', `permit ${p}`, PERMIT_NAMES[p]));
+        set.append(label);
+        return box;
+      });
+      let saved = /** @type {string[]} */ ([]);
+      const showSaved = (/** @type {string[]} */ permits) => {
+        saved = permits;
+        for (const b of boxes) b.checked = permits.includes(b.value);
+        set.dataset.permits = permits.join(',');
+      };
+      authed('GET', '/v1/me/permits').then((r) => {
+        if (!alive) return;
+        showSaved(r.permits);
+        set.disabled = false;
+        status.textContent = r.permits.length ? '' : 'You hold no permits.';
+      }).catch((err) => { if (alive) status.textContent = problemText(err); });
+
+      let pending = Promise.resolve();
+      set.addEventListener('change', () => {
+        const wanted = boxes.filter((b) => b.checked).map((b) => b.value);
+        status.textContent = 'Saving…';
+        pending = pending.then(async () => {
+          try {
+            const r = await authed('PUT', '/v1/me/permits', { json: { permits: wanted } });
+            if (!alive) return;
+            showSaved(r.permits);
+            status.textContent = 'Saved';
+          } catch (err) {
+            if (!alive) return;
+            showSaved(saved);
+            status.textContent = problemText(err);
+          }
+        });
+      });
+      return [lead, set, status];
+    },
+  };
+}

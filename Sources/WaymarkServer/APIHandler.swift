@@ -18,6 +18,13 @@ struct WaymarkServices: Sendable {
     let live: LiveHub
     let spotStates: SpotStatesCache
     let sensorIndex: SensorIndex
+    let sessions: Sessions
+    let accountQueries: AccountQueries
+    let accounts: AccountService
+    let profiles: ProfileService
+    let schedule: ScheduleService
+    let passwordResets: PasswordResetService
+    let throttles: Throttles
     let now: @Sendable () -> Date
     let databaseKind: String
     let openAPIDocument: String

@@ -47,6 +47,14 @@ public struct WaymarkConfiguration: Sendable {
     public var tileURLTemplate = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public var tileAttribution = "© OpenStreetMap contributors"
     public var tileMaxZoom = 19
+    /// bcrypt cost of stored passwords (ACC-6). Each step doubles the work; 12 takes about a
+    /// quarter of a second here. Lower values are for tests only.
+    public var passwordHashCost = 12
+    /// Outgoing mail (password reset codes, ACC-9). Without a host, resets answer 503.
+    public var smtp = SMTPSettings()
+    /// Behind a reverse proxy, the client address (sign-in throttling) comes from the first
+    /// `X-Forwarded-For` entry; otherwise from the connection, and the header is ignored.
+    public var trustForwardedFor = false
 
     public init() {}
 
@@ -65,10 +73,38 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_TILE_URL"] { c.tileURLTemplate = v }
         if let v = env["WAYMARK_TILE_ATTRIBUTION"] { c.tileAttribution = v }
         if let v = env["WAYMARK_TILE_MAX_ZOOM"].flatMap(Int.init) { c.tileMaxZoom = v }
+        if let v = env["WAYMARK_PASSWORD_COST"].flatMap(Int.init) { c.passwordHashCost = v }
+        if let v = env["WAYMARK_TRUST_FORWARDED_FOR"] { c.trustForwardedFor = Self.truthy(v) }
+        if let v = env["WAYMARK_SMTP_HOST"], !v.isEmpty { c.smtp.host = v }
+        if let v = env["WAYMARK_SMTP_PORT"].flatMap(Int.init) { c.smtp.port = v }
+        if let v = env["WAYMARK_SMTP_USERNAME"] { c.smtp.username = v }
+        if let v = env["WAYMARK_SMTP_PASSWORD"] { c.smtp.password = v }
+        if let v = env["WAYMARK_SMTP_FROM"] { c.smtp.from = v }
+        if let v = env["WAYMARK_SMTP_SECURITY"].flatMap(SMTPSettings.Security.init(rawValue:)) { c.smtp.security = v }
         return c
     }
 
     static func truthy(_ v: String) -> Bool {
         ["1", "true", "yes", "on"].contains(v.lowercased())
     }
+}
+
+public struct SMTPSettings: Sendable, Equatable {
+    public enum Security: String, Sendable {
+        /// Plain SMTP, for a relay on the same machine or private network.
+        case none
+        /// Upgrade with STARTTLS before authenticating (port 587).
+        case starttls
+        /// TLS from the first byte (port 465).
+        case tls
+    }
+
+    public var host: String?
+    public var port = 25
+    public var username: String?
+    public var password: String?
+    public var from = "Waymark <noreply@waymark.local>"
+    public var security = Security.none
+
+    public init() {}
 }

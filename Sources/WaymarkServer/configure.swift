@@ -64,8 +64,21 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
         background.start { await job.run() }
     }
 
+    if config.runJobs {
+        let sessions = services.sessions, throttles = services.throttles
+        background.start {
+            // Expired sessions and idle throttle counters are dead weight; an hour is soon enough.
+            while !Task.isCancelled {
+                try? await sessions.prune(now: now())
+                try? await throttles.prune(now: now())
+                try? await Task.sleep(for: .seconds(3600))
+            }
+        }
+    }
+
     app.middleware = .init()
     app.middleware.use(ProblemMiddleware())
+    app.middleware.use(ClientAddressMiddleware(trustForwardedFor: config.trustForwardedFor))
     app.middleware.use(SecurityHeadersMiddleware())
     if let web = config.webDirectory ?? defaultWebDirectory() {
         app.middleware.use(WebAppMiddleware(directory: web))
@@ -77,16 +90,30 @@ private func makeServices(app: Application, store: SQLStore, config: WaymarkConf
     let index = SensorIndex(store: store)
     try await index.reload(now: now())
     let live = LiveHub(store: store, pollInterval: store.isPostgres ? .milliseconds(100) : .milliseconds(500), logger: app.logger)
+    let accountQueries = AccountQueries(store: store)
+    let throttles = Throttles(store: store)
+    let hasher = try PasswordHasher(cost: config.passwordHashCost, threadPool: app.threadPool)
+    let accounts = AccountService(store: store, queries: accountQueries, hasher: hasher, throttles: throttles, now: now)
+    let mailer: (any Mailer)? = config.smtp.host == nil ? nil : SMTPMailer(settings: config.smtp, group: app.eventLoopGroup)
+    let parking = ParkingQueries(store: store)
     let document = openAPIDocument()
     if document.isEmpty { app.logger.warning("openapi.yaml was not found beside the executable; /openapi.yaml will be empty") }
     return WaymarkServices(
         store: store,
-        parking: ParkingQueries(store: store),
+        parking: parking,
         gateways: GatewayKeys(store: store),
         ingest: IngestService(store: store, index: index, live: live, now: now, logger: app.logger),
         live: live,
         spotStates: SpotStatesCache(),
         sensorIndex: index,
+        sessions: Sessions(store: store),
+        accountQueries: accountQueries,
+        accounts: accounts,
+        profiles: ProfileService(store: store, queries: accountQueries, now: now),
+        schedule: ScheduleService(store: store, parking: parking, accounts: accountQueries, now: now),
+        passwordResets: PasswordResetService(store: store, queries: accountQueries, accounts: accounts, throttles: throttles,
+                                             mailer: mailer, now: now, logger: app.logger),
+        throttles: throttles,
         now: now,
         databaseKind: config.database.kind,
         openAPIDocument: document,

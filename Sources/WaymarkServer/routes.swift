@@ -13,5 +13,6 @@ func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfig
             MetricsMiddleware(),
             BodyLimitMiddleware(maxBytes: config.maxBodyBytes),
             GatewayAuthMiddleware(keys: services.gateways, now: services.now),
+            UserAuthMiddleware(sessions: services.sessions, now: services.now),
         ])
 }

@@ -7,5 +7,6 @@ enum Migrations {
         CreateGateways(),
         CreateLiveEvents(),
         CreateOccupancySnapshots(),
+        CreateAccounts(),
     ]
 }

@@ -9,6 +9,8 @@ public struct Problem: Error, Sendable, Codable, Equatable {
     public var status: Int
     public var detail: String?
     public var instance: String?
+    /// Seconds; sent as the `Retry-After` header too.
+    public var retryAfter: Int?
 
     public init(type: String, title: String, status: Int, detail: String? = nil) {
         self.type = "https://waymark.dev/problems/" + type
@@ -40,6 +42,20 @@ public struct Problem: Error, Sendable, Codable, Equatable {
 
     public static func unavailable(_ detail: String) -> Problem {
         Problem(type: "unavailable", title: "Not ready", status: 503, detail: detail)
+    }
+
+    public static func forbidden(_ detail: String) -> Problem {
+        Problem(type: "forbidden", title: "Not allowed", status: 403, detail: detail)
+    }
+
+    public static func conflict(_ type: String, _ detail: String) -> Problem {
+        Problem(type: type, title: "Conflicts with existing data", status: 409, detail: detail)
+    }
+
+    public static func tooManyRequests(retryAfter seconds: Int, _ detail: String) -> Problem {
+        var p = Problem(type: "too-many-requests", title: "Too many requests", status: 429, detail: detail)
+        p.retryAfter = max(1, seconds)
+        return p
     }
 
     public static let internalError = Problem(

@@ -20,13 +20,20 @@ struct ProblemMiddleware: AsyncMiddleware {
         }
     }
 
+    private static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.withoutEscapingSlashes]
+        return e
+    }()
+
     static func response(for problem: Problem, path: String) -> Response {
         var problem = problem
         problem.instance = path
-        let body = (try? JSONEncoder().encode(problem)) ?? Data()
+        let body = (try? Self.encoder.encode(problem)) ?? Data()
         let response = Response(status: .init(statusCode: problem.status), body: .init(data: body))
         response.headers.replaceOrAdd(name: .contentType, value: "application/problem+json")
         if problem.status == 401 { response.headers.replaceOrAdd(name: .wwwAuthenticate, value: "Bearer") }
+        if let seconds = problem.retryAfter { response.headers.replaceOrAdd(name: .retryAfter, value: String(seconds)) }
         return response
     }
 

@@ -47,6 +47,10 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
         headers.replaceOrAdd(name: "Referrer-Policy", value: "strict-origin-when-cross-origin")
         headers.replaceOrAdd(name: "X-Frame-Options", value: "DENY")
         headers.replaceOrAdd(name: "Permissions-Policy", value: "geolocation=(self), camera=(), microphone=()")
+        if headers.first(name: .contentType)?.hasPrefix("image/") == true {
+            // Pictures (some uploaded by users, avatars as SVG) are never documents that run code.
+            headers.replaceOrAdd(name: "Content-Security-Policy", value: "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        }
         if headers.first(name: .contentType)?.hasPrefix("text/html") == true {
             headers.replaceOrAdd(
                 name: "Content-Security-Policy",

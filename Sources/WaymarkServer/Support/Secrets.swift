@@ -1,0 +1,39 @@
+import Crypto
+import Foundation
+
+/// Random secrets handed to clients once and stored only as SHA-256. They carry 256 bits of
+/// randomness, so a fast hash is enough: nobody can guess a preimage, and each request is
+/// checked without a slow KDF.
+enum Secrets {
+    /// `prefix` + 43 base64url characters. The prefix tells a leaked secret's kind at a glance
+    /// (and lets secret scanners find it).
+    static func make(prefix: String) -> String {
+        var rng = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
+        return prefix + Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func hash(_ secret: String) -> String {
+        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A uniformly random 6-digit code, "000000"…"999999".
+    static func sixDigitCode() -> String {
+        var rng = SystemRandomNumberGenerator()
+        let n = Int.random(in: 0..<1_000_000, using: &rng)
+        let s = String(n)
+        return String(repeating: "0", count: 6 - s.count) + s
+    }
+
+    /// Compares without an early exit, so the time taken says nothing about where they differ.
+    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var diff: UInt8 = 0
+        for i in x.indices { diff |= x[i] ^ y[i] }
+        return diff == 0
+    }
+}

@@ -14,7 +14,14 @@ struct ProblemMiddleware: AsyncMiddleware {
         } catch {
             let problem = Self.problem(for: error)
             if problem.status >= 500 {
-                request.logger.error("request failed", metadata: ["path": .string(request.url.path), "error": .string(String(reflecting: error))])
+                // Only the underlying error: the OpenAPI layer's own description carries the
+                // decoded input, which may hold passwords and tokens.
+                let cause = (error as? ServerError)?.underlyingError ?? error
+                let level: Logger.Level = problem.status == 503 ? .warning : .error
+                request.logger.log(level: level, "request failed", metadata: [
+                    "path": .string(request.url.path), "status": .stringConvertible(problem.status),
+                    "error": .string(String(reflecting: cause)),
+                ])
             }
             return Self.response(for: problem, path: request.url.path)
         }

@@ -17,14 +17,18 @@ public final class WaymarkClient: Sendable {
     let streamingClient: Client
     let cache: ResponseCache?
     let now: @Sendable () -> Date
+    /// The session token of the signed-in account or device identity, kept where the app chose.
+    public let tokenStore: (any TokenStore)?
 
     /// - Parameters:
     ///   - cacheDirectory: where last good responses are kept; nil keeps none.
     ///   - gatewayKey: the bearer secret sent with gateway operations.
+    ///   - tokenStore: where the session token lives; nil for clients that never sign in.
     public init(
         serverURL: URL,
         cacheDirectory: URL? = nil,
         gatewayKey: String? = nil,
+        tokenStore: (any TokenStore)? = nil,
         httpClient: HTTPClient = WaymarkClient.defaultHTTPClient,
         requestTimeout: Duration = .seconds(20),
         now: @escaping @Sendable () -> Date = { Date() }
@@ -32,7 +36,10 @@ public final class WaymarkClient: Sendable {
         self.serverURL = serverURL
         self.now = now
         self.cache = cacheDirectory.map(ResponseCache.init(directory:))
-        let middlewares: [any ClientMiddleware] = [BearerMiddleware(gatewayKey: gatewayKey)]
+        self.tokenStore = tokenStore
+        let middlewares: [any ClientMiddleware] = [
+            ProblemMiddleware(), BearerMiddleware(gatewayKey: gatewayKey), SessionMiddleware(store: tokenStore),
+        ]
         let seconds = requestTimeout.components.seconds
         self.client = Client(
             serverURL: serverURL,
@@ -79,6 +86,20 @@ public enum WaymarkClientError: Error, Sendable, CustomStringConvertible {
         case let .problem(status, _, title, detail): "\(status) \(title)" + (detail.map { ": \($0)" } ?? "")
         case let .unexpectedStatus(status): "unexpected HTTP status \(status)"
         case let .unreachable(why): "server unreachable: \(why)"
+        }
+    }
+
+    /// The last part of a problem's type URI ("username-taken"), or nil for other errors.
+    public var problemKind: String? {
+        guard case let .problem(_, type, _, _) = self else { return nil }
+        return type.split(separator: "/").last.map(String.init)
+    }
+
+    public var status: Int? {
+        switch self {
+        case let .problem(status, _, _, _): status
+        case let .unexpectedStatus(status): status
+        case .unreachable: nil
         }
     }
 

@@ -12,7 +12,7 @@ struct LiveServer: Sendable {
     let siteId: String
     let databasePath: String
 
-    static func start(databasePath: String? = nil) async throws -> LiveServer {
+    static func start(databasePath: String? = nil, configure: (inout WaymarkConfiguration) -> Void = { _ in }) async throws -> LiveServer {
         let path = databasePath ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("waymark-client-\(UUID().uuidString).sqlite").path
         var config = WaymarkConfiguration()
@@ -20,6 +20,7 @@ struct LiveServer: Sendable {
         config.port = 0
         config.runJobs = false
         config.logLevel = "warning"
+        configure(&config)
         let app = try await buildApplication(config)
         do {
             var loader = DemoLoader(store: app.waymark.store, now: { Date() }, logger: app.logger)
@@ -38,8 +39,8 @@ struct LiveServer: Sendable {
 
     /// Runs `body` against a new server, then stops it and removes its database, also when
     /// `body` throws.
-    static func with(_ body: (LiveServer) async throws -> Void) async throws {
-        let server = try await start()
+    static func with(configure: (inout WaymarkConfiguration) -> Void = { _ in }, _ body: (LiveServer) async throws -> Void) async throws {
+        let server = try await start(configure: configure)
         defer { server.removeDatabase() }
         do {
             try await body(server)

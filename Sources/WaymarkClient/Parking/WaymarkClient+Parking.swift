@@ -81,6 +81,7 @@ extension WaymarkClient {
         do {
             return try await body()
         } catch let error as ClientError {
+            if let answer = error.underlyingError as? WaymarkClientError { throw answer }
             throw WaymarkClientError.unreachable(String(describing: error.underlyingError))
         }
     }

@@ -100,6 +100,19 @@ struct AccountTests {
         }
     }
 
+    @Test("ACC-6 every byte of a password counts: beyond bcrypt's 72 bytes and after a NUL", arguments: TestDatabase.available)
+    func longPasswords(db: TestDatabase) async throws {
+        try await TestApp.with(db, configure: fastHashing) { ctx in
+            let long = "Aa1!" + String(repeating: "x", count: 100)
+            _ = try await ctx.register("wes", password: long)
+            #expect(try await ctx.signIn("wes", "Aa1!" + String(repeating: "x", count: 68) + "DIFFERENT").status == .unauthorized)
+            #expect(try await ctx.signIn("wes", long).status == .ok)
+            _ = try await ctx.register("xia", password: "Aa1!\u{0}first")
+            #expect(try await ctx.signIn("xia", "Aa1!\u{0}other").status == .unauthorized)
+            #expect(try await ctx.signIn("xia", "Aa1!\u{0}first").status == .ok)
+        }
+    }
+
     @Test("ACC-3 sign out ends the session; an idle session expires after 30 days; use keeps it alive", arguments: TestDatabase.available)
     func sessions(db: TestDatabase) async throws {
         try await TestApp.with(db, configure: fastHashing) { ctx in

@@ -31,16 +31,27 @@ enum EventLog {
         var payload: String
     }
 
+    /// Decoded column by column: the tailer reads every event the server writes, and the
+    /// Codable path with key conversion cost more CPU than writing them (profiled).
+    static func rows(_ raw: [any SQLRow]) throws -> [Row] {
+        try raw.map { r in
+            Row(id: try r.decode(column: "id", as: Int64.self),
+                siteId: try r.decode(column: "site_id", as: String.self),
+                lotId: try r.decode(column: "lot_id", as: String?.self),
+                kind: try r.decode(column: "kind", as: String.self),
+                payload: try r.decode(column: "payload", as: String.self))
+        }
+    }
+
     static func read(after id: Int64, limit: Int, sql: any SQLDatabase) async throws -> [Row] {
-        try await sql.raw("SELECT id, site_id, lot_id, kind, payload FROM live_events WHERE id > \(bind: id) ORDER BY id LIMIT \(literal: limit)")
-            .all(decoding: Row.self, keyDecodingStrategy: .convertFromSnakeCase)
+        try rows(try await sql.raw("SELECT id, site_id, lot_id, kind, payload FROM live_events WHERE id > \(bind: id) ORDER BY id LIMIT \(literal: limit)").all())
     }
 
     static func read(siteId: String, after id: Int64, upTo last: Int64, limit: Int, sql: any SQLDatabase) async throws -> [Row] {
-        try await sql.raw("""
+        try rows(try await sql.raw("""
             SELECT id, site_id, lot_id, kind, payload FROM live_events
             WHERE site_id = \(bind: siteId) AND id > \(bind: id) AND id <= \(bind: last) ORDER BY id LIMIT \(literal: limit)
-            """).all(decoding: Row.self, keyDecodingStrategy: .convertFromSnakeCase)
+            """).all())
     }
 
     static func bounds(sql: any SQLDatabase) async throws -> (min: Int64, max: Int64) {

@@ -65,8 +65,10 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
     }
 
     app.middleware = .init()
-    app.middleware.use(ProblemMiddleware())
+    // Outermost, so that problem responses (404s, 405s, 413s…) carry the headers too.
     app.middleware.use(SecurityHeadersMiddleware())
+    app.middleware.use(ProblemMiddleware())
+    app.middleware.use(MethodNotAllowedMiddleware())
     if let web = config.webDirectory ?? defaultWebDirectory() {
         app.middleware.use(WebAppMiddleware(directory: web))
     }

@@ -24,6 +24,9 @@ public func buildApplication(
 }
 
 func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escaping @Sendable () -> Date) async throws {
+    // Vapor's HTTP layer, requests and the database share this logger: mask credentials first.
+    let base = app.logger.handler
+    app.logger = Logger(label: app.logger.label) { _ in RedactingLogHandler(base: base) }
     app.logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
     app.http.server.configuration.hostname = config.host
     app.http.server.configuration.port = config.port

@@ -7,18 +7,21 @@ import OpenAPIRuntime
 public struct WaymarkDateTranscoder: DateTranscoder {
     public init() {}
 
-    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-    private static let plain = Date.ISO8601FormatStyle()
-
     public func encode(_ date: Date) throws -> String {
-        Self.withFraction.format(date)
+        RFC3339.format(millis: RFC3339.millis(date))
     }
+
+    /// Whole milliseconds since 1970 as Waymark stores and orders instants.
+    public static func millis(_ date: Date) -> Int64 { RFC3339.millis(date) }
 
     public func decode(_ string: String) throws -> Date {
-        if let d = try? Self.withFraction.parse(string) { return d }
-        if let d = try? Self.plain.parse(string) { return d }
-        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Expected an RFC 3339 date-time, got '\(string)'."))
+        if let d = RFC3339.parse(string) { return d }
+        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: Self.invalidDateMessage))
     }
+
+    /// Says what was wrong when a date-time cannot be read. The value itself is left out: it is
+    /// the caller's input, and the message may be shown back to them.
+    public static let invalidDateMessage = "A date-time is not RFC 3339 (e.g. 2026-11-22T16:00:00.000Z)."
 
     /// For JSON coded outside the generated code (live event data).
     public static var encodingStrategy: JSONEncoder.DateEncodingStrategy {

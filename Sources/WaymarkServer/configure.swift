@@ -24,6 +24,9 @@ public func buildApplication(
 }
 
 func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escaping @Sendable () -> Date) async throws {
+    // Vapor's HTTP layer, requests and the database share this logger: mask credentials first.
+    let base = app.logger.handler
+    app.logger = Logger(label: app.logger.label) { _ in RedactingLogHandler(base: base) }
     app.logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
     app.http.server.configuration.hostname = config.host
     app.http.server.configuration.port = config.port
@@ -77,9 +80,11 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
     }
 
     app.middleware = .init()
+    // Outermost, so that problem responses (404s, 405s, 413s…) carry the headers too.
+    app.middleware.use(SecurityHeadersMiddleware())
     app.middleware.use(ProblemMiddleware())
     app.middleware.use(ClientAddressMiddleware(trustForwardedFor: config.trustForwardedFor))
-    app.middleware.use(SecurityHeadersMiddleware())
+    app.middleware.use(MethodNotAllowedMiddleware())
     if let web = config.webDirectory ?? defaultWebDirectory() {
         app.middleware.use(WebAppMiddleware(directory: web))
     }

@@ -11,8 +11,10 @@ func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfig
         configuration: .waymark,
         middlewares: [
             MetricsMiddleware(),
+            RawHeaderMiddleware(),
             BodyLimitMiddleware(maxBytes: config.maxBodyBytes),
             GatewayAuthMiddleware(keys: services.gateways, now: services.now),
             UserAuthMiddleware(sessions: services.sessions, now: services.now),
+            GatewayBodyMiddleware(maxBytes: config.maxBodyBytes),
         ])
 }

@@ -10,6 +10,17 @@ struct SensorIngestTests {
         SensorReport(sensorId: "s1", occupied: occupied, observedAt: t0.addingTimeInterval(dt), sequence: seq)
     }
 
+    @Test("PRK-2 a report's millisecond is the one it was sent with (found by the crash test)")
+    func millisecondsSurviveParsing() {
+        // A Date counts from 2001; parsed dates are built that way, and the move to 1970 lands
+        // about one in nine milliseconds a hair below the true value: flooring gave ms - 1.
+        for ms in stride(from: Int64(1_795_319_535_000), to: 1_795_319_536_000, by: 1) {
+            let date = Date(timeIntervalSinceReferenceDate: Double(ms / 1000 - 978_307_200) + Double(ms % 1000) / 1000)
+            #expect(Millis.since1970(date) == ms)
+        }
+        #expect(Millis.since1970(Date(timeIntervalSince1970: -0.0005)) == -1)
+    }
+
     @Test("PRK-2 newer reports apply, equal ones are duplicates, older ones are stale")
     func ordering() {
         var spot = SpotSensorState(state: .unknown, lastReport: nil)

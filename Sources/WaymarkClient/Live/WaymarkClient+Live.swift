@@ -42,6 +42,9 @@ extension WaymarkClient {
                         case .notFound(let nf):
                             continuation.finish(throwing: WaymarkClientError.from(try nf.body.applicationProblemJson))
                             return
+                        case .badRequest(let br):
+                            continuation.finish(throwing: WaymarkClientError.from(try br.body.applicationProblemJson))
+                            return
                         case .undocumented:
                             break
                         }

@@ -23,6 +23,7 @@ extension WaymarkClient {
         switch try await call({ try await client.listSpots(path: .init(lotId: lotId)) }) {
         case .ok(let ok): return try ok.body.json.spots
         case .notModified: throw WaymarkClientError.unexpectedStatus(304)
+        case .badRequest(let br): throw WaymarkClientError.from(try br.body.applicationProblemJson)
         case .notFound(let nf): throw WaymarkClientError.from(try nf.body.applicationProblemJson)
         case .undocumented(let status, _): throw WaymarkClientError.unexpectedStatus(status)
         }
@@ -34,6 +35,7 @@ extension WaymarkClient {
             switch try await self.client.getSiteOccupancy(path: .init(siteId: siteId)) {
             case .ok(let ok): return try ok.body.json
             case .notModified: throw WaymarkClientError.unexpectedStatus(304)
+            case .badRequest(let br): throw WaymarkClientError.from(try br.body.applicationProblemJson)
             case .notFound(let nf): throw WaymarkClientError.from(try nf.body.applicationProblemJson)
             case .undocumented(let status, _): throw WaymarkClientError.unexpectedStatus(status)
             }
@@ -46,6 +48,7 @@ extension WaymarkClient {
             switch try await self.client.getSpotStates(path: .init(lotId: lotId)) {
             case .ok(let ok): return try ok.body.json
             case .notModified: throw WaymarkClientError.unexpectedStatus(304)
+            case .badRequest(let br): throw WaymarkClientError.from(try br.body.applicationProblemJson)
             case .notFound(let nf): throw WaymarkClientError.from(try nf.body.applicationProblemJson)
             case .undocumented(let status, _): throw WaymarkClientError.unexpectedStatus(status)
             }

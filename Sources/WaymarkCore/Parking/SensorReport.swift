@@ -17,7 +17,19 @@ public struct SensorReport: Hashable, Sendable, Codable {
     /// Position in the sensor's history. Millisecond precision because that is what is stored;
     /// the sequence breaks ties between reports of the same millisecond.
     public var position: ReportPosition {
-        ReportPosition(observedAtMillis: Int64((observedAt.timeIntervalSince1970 * 1000).rounded(.down)), sequence: sequence)
+        ReportPosition(observedAtMillis: Millis.since1970(observedAt), sequence: sequence)
+    }
+}
+
+/// Instants as Waymark stores and orders them: whole milliseconds since 1970.
+public enum Millis {
+    /// Rounded down, after rounding to the microsecond: a reported `.923` parses to a binary
+    /// fraction a hair below it, and flooring that directly would store `.922`. A Double
+    /// resolves present-day instants far below a microsecond, so the first rounding is exact.
+    /// (WaymarkAPI's date transcoder rounds the same way.)
+    public static func since1970(_ date: Date) -> Int64 {
+        let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        return micros >= 0 ? micros / 1000 : (micros - 999) / 1000
     }
 }
 

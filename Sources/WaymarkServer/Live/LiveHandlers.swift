@@ -7,15 +7,23 @@ extension APIHandler {
     /// past this, refetching the snapshot is cheaper than replaying.
     static let maxReplay = 10_000
 
+    /// The contract's bound on the Last-Event-ID header (enforced by `RawHeaderMiddleware`).
+    static let maxLastEventIDLength = 32
+
     func streamSiteLive(_ input: Operations.StreamSiteLive.Input) async throws -> Operations.StreamSiteLive.Output {
         let siteId = input.path.siteId
         guard try await services.parking.site(id: siteId) != nil else { throw Problem.notFound("site") }
+        // Checked even when the header wins: a request the contract calls invalid is refused.
+        if let from = input.query.lastEventId, from < 0 { throw Problem.badRequest("lastEventId must not be negative.") }
         var resumeFrom = input.query.lastEventId
+        // An id this stream never sent is an unknown position, which the contract answers with
+        // `reset` (refetch, then keep reading) rather than an error: EventSource resends
+        // whatever id it last saw, and the client cannot do better than start over. (Its
+        // length is bounded by `RawHeaderMiddleware`.)
+        var unknownPosition = false
         if let header = input.headers.lastEventID?.trimmingCharacters(in: .whitespaces), !header.isEmpty {
-            guard let id = Int64(header), id >= 0 else { throw Problem.badRequest("Last-Event-ID must be an event id from this stream.") }
-            resumeFrom = id
+            if let id = Int64(header), id >= 0 { resumeFrom = id } else { unknownPosition = true }
         }
-        if let from = resumeFrom, from < 0 { throw Problem.badRequest("lastEventId must not be negative.") }
 
         // Subscribe first, then replay from the table up to the subscription's cursor: together
         // they cover every event after `resumeFrom` exactly once.
@@ -24,7 +32,9 @@ extension APIHandler {
         let (body, out) = AsyncStream<ArraySlice<UInt8>>.makeStream(bufferingPolicy: .bufferingOldest(LiveHub.subscriberBuffer))
         let pump = Task {
             out.yield(ArraySlice("retry: 2000\n: connected\n\n".utf8))
-            if let from = resumeFrom {
+            if unknownPosition {
+                out.yield(ArraySlice(LiveEncoding.frame(id: cursor, kind: "reset", payload: "{}")))
+            } else if let from = resumeFrom {
                 do {
                     let bounds = try await EventLog.bounds(sql: store.sql)
                     let replay = from > cursor || (bounds.min > from + 1 && from < bounds.max)

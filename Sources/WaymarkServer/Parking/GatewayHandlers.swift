@@ -32,8 +32,16 @@ struct GatewayAuthMiddleware: ServerMiddleware {
 }
 
 extension APIHandler {
+    /// `SensorEventBatch.events.maxItems` in the contract.
+    static let maxEventsPerRequest = 5_000
+
     func ingestSensorEvents(_ input: Operations.IngestSensorEvents.Input) async throws -> Operations.IngestSensorEvents.Output {
         guard case .json(let batch) = input.body else { throw Problem.unsupportedMediaType }
+        // The contract's maxItems: the generated decoder does not check it, and one request
+        // must not be able to fill a whole group commit on its own.
+        guard batch.events.count <= Self.maxEventsPerRequest else {
+            throw Problem.badRequest("At most \(Self.maxEventsPerRequest) events are accepted in one request.")
+        }
         let reports = batch.events.map {
             SensorReport(sensorId: $0.sensorId, occupied: $0.occupied, observedAt: $0.observedAt, sequence: $0.sequence)
         }
@@ -44,12 +52,9 @@ extension APIHandler {
     func ingestThingsStackUplink(_ input: Operations.IngestThingsStackUplink.Input) async throws -> Operations.IngestThingsStackUplink.Output {
         guard case .json(let uplink) = input.body else { throw Problem.unsupportedMediaType }
         let message = uplink.uplinkMessage
-        guard let occupied = message.decodedPayload?.occupied else {
-            throw Problem.badRequest("uplink_message.decoded_payload.occupied is required: configure a payload formatter that decodes it.")
-        }
         let report = SensorReport(
             sensorId: uplink.endDeviceIds.deviceId,
-            occupied: occupied,
+            occupied: message.decodedPayload.occupied,
             observedAt: message.receivedAt ?? uplink.receivedAt ?? services.now(),
             sequence: message.fCnt ?? 0)
         let outcomes = try await services.ingest.ingest([report])

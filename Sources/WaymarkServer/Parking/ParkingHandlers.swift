@@ -85,6 +85,10 @@ extension APIHandler {
 }
 
 enum ETag {
+    /// The contract's bound on If-None-Match (enforced by `RawHeaderMiddleware`): far more
+    /// than a client that sends back our own tags needs, and it keeps the comparison cheap.
+    static let maxHeaderLength = 256
+
     /// If-None-Match: a list of tags or `*`; weak comparison, as RFC 9110 asks for it.
     static func matches(_ header: String?, _ etag: String) -> Bool {
         guard let header else { return false }

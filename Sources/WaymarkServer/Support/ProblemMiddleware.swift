@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Vapor
+import WaymarkAPI
 
 /// Renders every error as `application/problem+json` (RFC 9457). It replaces Vapor's error
 /// middleware so that no stack trace, SQL text or internal type name reaches a client, and so
@@ -96,6 +97,8 @@ struct ProblemMiddleware: AsyncMiddleware {
         case .valueNotFound(_, let c): return "\(path(c)) must not be null."
         case .keyNotFound(let key, let c): return "\(path(c) == "the body" ? "" : path(c) + ".")\(key.stringValue) is required."
         case .dataCorrupted(let c):
+            // The date transcoder is not told where the date was, so its error has no path.
+            if c.debugDescription == WaymarkDateTranscoder.invalidDateMessage { return c.debugDescription }
             return c.codingPath.isEmpty ? "the body is not valid JSON." : "\(path(c)) is not valid."
         @unknown default: return "the body is not valid."
         }

@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import SQLKit
+import WaymarkCore
 
 /// The database as the server uses it: SQLKit for every query (one dialect-neutral path for
 /// SQLite and PostgreSQL), Fluent only for pooling and migrations.
@@ -31,7 +32,8 @@ struct SQLStore: Sendable {
 }
 
 extension Date {
-    var millis: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+    /// See `Millis`: a reported `.923` is stored as 923.
+    var millis: Int64 { Millis.since1970(self) }
     init(millis: Int64) { self.init(timeIntervalSince1970: Double(millis) / 1000) }
 }
 

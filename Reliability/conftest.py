@@ -1,0 +1,38 @@
+"""The reliability suite (issue 6, QLT-2): fuzzing, bad input, crash safety, soak and security
+checks against real `waymark serve` processes. See RELIABILITY.md at the repository root; the
+environment variables are described in harness.py."""
+from __future__ import annotations
+
+import pathlib
+import shutil
+import tempfile
+
+import pytest
+
+from harness import Server, raise_nofile
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _open_files():
+    raise_nofile()
+
+
+@pytest.fixture()
+def workdir():
+    path = pathlib.Path(tempfile.mkdtemp(prefix="waymark-rel-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def demo_server():
+    """A server with the demo site and a gateway key, shared by a module's tests."""
+    path = pathlib.Path(tempfile.mkdtemp(prefix="waymark-rel-"))
+    server = Server(path)
+    server.key = server.gateway_key("reliability")
+    server.start()
+    yield server
+    server.stop()
+    shutil.rmtree(path, ignore_errors=True)
+
+

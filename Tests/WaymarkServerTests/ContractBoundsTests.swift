@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import Vapor
+import VaporTesting
+@testable import WaymarkServer
+import WaymarkAPI
+
+/// What API fuzzing (Reliability/test_fuzz.py) found the server doing differently from the
+/// contract, pinned here so it stays fixed.
+@Suite("Contract bounds (QLT-2, PRK-2)")
+struct ContractBoundsTests {
+    @Test("QLT-2 a known path with an undeclared method is 405 with Allow, not 404", arguments: [TestDatabase.sqlite])
+    func methodNotAllowed(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            let t = try ctx.tester
+            let cases: [(HTTPMethod, String, String)] = [
+                (.TRACE, "/health", "GET, HEAD"),
+                (.DELETE, "/v1/gateway/events", "POST"),
+                (.PUT, "/v1/sites/\(ctx.siteId)/occupancy", "GET, HEAD"),
+                (.PATCH, "/v1/lots/nope/spots", "GET, HEAD"),
+            ]
+            for (method, path, allow) in cases {
+                let res = try await t.sendRequest(method, path)
+                #expect(res.status == .methodNotAllowed, "\(method) \(path)")
+                #expect(res.headers.first(name: .allow) == allow, "\(method) \(path)")
+                #expect(res.headers.contentType?.description.hasPrefix("application/problem+json") == true)
+            }
+            // Unknown paths stay 404.
+            #expect(try await t.sendRequest(.TRACE, "/no/such/route").status == .notFound)
+            #expect(try await t.sendRequest(.GET, "/v1/sites/\(ctx.siteId)/nothing").status == .notFound)
+        }
+    }
+
+    @Test("QLT-2 problem responses carry the security headers too", arguments: [TestDatabase.sqlite])
+    func problemSecurityHeaders(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            for res in [try await ctx.get("/v1/sites/nope"), try await ctx.get("/no/such/route")] {
+                #expect(res.status == .notFound)
+                #expect(res.headers.first(name: "X-Content-Type-Options") == "nosniff")
+                #expect(res.headers.first(name: "X-Frame-Options") == "DENY")
+            }
+        }
+    }
+
+    @Test("PRK-2 a batch over the contract's 5,000 events is refused whole", arguments: [TestDatabase.sqlite])
+    func batchLimit(db: TestDatabase) async throws {
+        try await TestApp.with(db, configure: { $0.maxBodyBytes = 4 << 20 }) { ctx in
+            let event: [String: any Sendable] = ["sensorId": "nope", "occupied": true, "observedAt": "2026-11-18T17:00:00Z", "sequence": 1]
+            let over = try await ctx.ingest(Array(repeating: event, count: APIHandler.maxEventsPerRequest + 1))
+            #expect(over.status == .badRequest)
+            let at = try await ctx.ingest(Array(repeating: event, count: APIHandler.maxEventsPerRequest))
+            #expect(at.status == .ok)
+        }
+    }
+
+    @Test("PRK-5 If-None-Match over the contract's 256 characters is a 400 problem", arguments: [TestDatabase.sqlite])
+    func longIfNoneMatch(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            let long = String(repeating: "a", count: ETag.maxHeaderLength + 1)
+            let res = try await ctx.get("/v1/sites/\(ctx.siteId)/occupancy", headers: ["If-None-Match": long])
+            #expect(res.status == .badRequest)
+            let ok = try await ctx.get("/v1/sites/\(ctx.siteId)/occupancy", headers: ["If-None-Match": String(long.dropLast())])
+            #expect(ok.status == .ok)
+        }
+    }
+
+    @Test("PRK-2 every RFC 3339 date-time is read, and nothing else")
+    func rfc3339() throws {
+        let t = WaymarkDateTranscoder()
+        let base = try t.decode("2026-11-22T16:00:00Z")
+        #expect(base.timeIntervalSince1970 == 1_795_363_200)
+        #expect(try t.decode("2026-11-22T16:00:00.708Z").millis == 1_795_363_200_708)
+        #expect(try t.decode("2026-11-22T16:00:00.708999Z").millis == 1_795_363_200_708)   // floored, not rounded
+        #expect(try t.decode("2026-11-22t16:00:00z") == base)
+        #expect(try t.decode("2026-11-23T10:32:00+18:32") == base)      // beyond Foundation's ±18:00
+        #expect(try t.decode("2026-11-21T16:01:00-23:59") == base)
+        #expect(try t.decode("2024-02-29T00:00:00Z").timeIntervalSince1970 == 1_709_164_800)
+        #expect(try t.decode("0001-01-01T00:00:00Z").timeIntervalSince1970 == -62_135_596_800)
+        for bad in ["2026-11-22 16:00:00Z", "2026-11-22T16:00:00", "2026-02-30T00:00:00Z", "2026-11-22T24:00:00Z",
+                    "2026-11-22T16:00:00.Z", "2026-11-22T16:00:00+24:00", "26-11-22T16:00:00Z", "2026-11-22T16:00:00Z ", ""] {
+            #expect(throws: DecodingError.self, "\(bad)") { try t.decode(bad) }
+        }
+    }
+
+    @Test("PRK-5 ETag and Cache-Control go out as HTTP has them, not percent-encoded", arguments: [TestDatabase.sqlite])
+    func rawHeaders(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            let lots = try await ctx.json("/v1/sites/\(ctx.siteId)/lots")["lots"] as! [[String: Any]]
+            let path = "/v1/lots/\(lots[0]["id"] as! String)/spots"
+            let res = try await ctx.get(path)
+            let etag = try #require(res.headers.first(name: .eTag))
+            #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))
+            #expect(res.headers.first(name: .cacheControl) == "public, max-age=300, must-revalidate")
+            #expect(try await ctx.get(path, headers: ["If-None-Match": etag]).status == .notModified)
+            // A stray % is part of the value, not an encoding: no match, and no error.
+            #expect(try await ctx.get(path, headers: ["If-None-Match": "\"%PP\""]).status == .ok)
+        }
+    }
+
+    @Test("PRK-2 gateway bodies are strict JSON: no nulls for values, no trailing commas, UTF-8, typed", arguments: [TestDatabase.sqlite])
+    func strictGatewayBodies(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            var headers = HTTPHeaders([("Content-Type", "application/json")])
+            headers.add(name: .authorization, value: "Bearer \(ctx.gatewayKey)")
+            let t = try ctx.tester
+            for body in [#"{"end_device_ids":{"device_id":"x"},"received_at":null,"uplink_message":{"decoded_payload":{"occupied":true}}}"#,
+                         #"{"end_device_ids":{"device_id":"x"},"uplink_message":{"f_cnt":null,"decoded_payload":{"occupied":true}}}"#] {
+                let res = try await t.sendRequest(.POST, "/v1/gateway/ttn", headers: headers, body: ByteBuffer(string: body))
+                #expect(res.status == .badRequest)
+            }
+            let fine = #"{"end_device_ids":{"device_id":"x"},"uplink_message":{"f_cnt":1,"decoded_payload":{"occupied":true}}}"#
+            #expect(try await t.sendRequest(.POST, "/v1/gateway/ttn", headers: headers, body: ByteBuffer(string: fine)).status == .ok)
+
+            // What Foundation's parser lets through but RFC 8259 does not.
+            for body in [#"{"events":[],}"#, #"{"events":[{"sensorId":"x","occupied":true,"observedAt":"2026-11-18T17:00:00Z","sequence":1},]}"#] {
+                let res = try await t.sendRequest(.POST, "/v1/gateway/events", headers: headers, body: ByteBuffer(string: body))
+                #expect(res.status == .badRequest, "\(body)")
+            }
+            var utf16 = Data([0xFF, 0xFE])
+            utf16.append(#"{"events":[]}"#.data(using: .utf16LittleEndian)!)
+            #expect(try await t.sendRequest(.POST, "/v1/gateway/events", headers: headers, body: ByteBuffer(data: utf16)).status == .badRequest)
+            // Commas inside strings are data.
+            #expect(try await ctx.ingest([["sensorId": "a,]", "occupied": true, "observedAt": "2026-11-18T17:00:00Z", "sequence": 1]]).status == .ok)
+            var untyped = headers
+            untyped.remove(name: .contentType)
+            #expect(try await t.sendRequest(.POST, "/v1/gateway/events", headers: untyped, body: ByteBuffer(string: #"{"events":[]}"#)).status == .unsupportedMediaType)
+        }
+    }
+}

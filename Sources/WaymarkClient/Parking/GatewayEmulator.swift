@@ -77,13 +77,18 @@ public struct GatewayEmulator: Sendable {
         // day looks the same at any speed: gaps close with a ~10-minute time constant, a lot can
         // turn over at most fully in half an hour, silent sensors report within ~2 minutes.
         let stepSeconds = Double(tick.components.seconds) + Double(tick.components.attoseconds) / 1e18
-        let simSecondsPerStep = max(1, stepSeconds * speed)
         let largest = simLots.map(\.states.count).max() ?? 0
-        let model = CampusDaySimulator(
-            maxChangesPerLot: max(10, Int(Double(largest) * simSecondsPerStep / 1800)),
-            approachRate: min(0.9, simSecondsPerStep / 600),
-            turnoverRate: min(0.2, 0.004 * simSecondsPerStep / 60),
-            unknownResolveProbability: min(1, simSecondsPerStep / 120))
+        // A step covers the campus time since the previous one, which is more than a tick when
+        // the server or the machine is slow; sized by the tick alone, a slow run would fall
+        // behind the day.
+        func model(covering simSecondsPerStep: Double) -> CampusDaySimulator {
+            CampusDaySimulator(
+                maxChangesPerLot: max(10, Int(Double(largest) * simSecondsPerStep / 1800)),
+                approachRate: min(0.9, simSecondsPerStep / 600),
+                turnoverRate: min(0.2, 0.004 * simSecondsPerStep / 60),
+                unknownResolveProbability: min(1, simSecondsPerStep / 120))
+        }
+        var previousStep: Date?
         var rng = SplitMix64(seed: seed)
         // Sequences start at the wall clock in milliseconds so that a restarted emulator's
         // reports are newer than the last run's.
@@ -92,14 +97,22 @@ public struct GatewayEmulator: Sendable {
         var lastShown = Date.distantPast
 
         while !Task.isCancelled {
-            let now = Date()
-            if let duration, now.timeIntervalSince(realStart) >= duration { break }
+            // The last step lands exactly on the end of the run, so a bounded run always reaches
+            // the campus time it was asked for, however slowly its steps went.
+            var now = Date()
+            var isLast = false
+            if let duration, now.timeIntervalSince(realStart) >= duration {
+                now = realStart.addingTimeInterval(duration)
+                isLast = true
+            }
             let simNow = simStart.addingTimeInterval(now.timeIntervalSince(realStart) * speed)
             let parts = calendar.dateComponents([.weekday, .hour, .minute, .second], from: simNow)
             let minute = Double((parts.hour ?? 0) * 60 + (parts.minute ?? 0)) + Double(parts.second ?? 0) / 60
             let weekday = parts.weekday ?? 2
 
-            let flips = model.step(lots: simLots, weekday: weekday, minuteOfDay: minute, rng: &rng)
+            let covered = max(stepSeconds, previousStep.map { now.timeIntervalSince($0) } ?? stepSeconds)
+            previousStep = now
+            let flips = model(covering: max(1, covered * speed)).step(lots: simLots, weekday: weekday, minuteOfDay: minute, rng: &rng)
             var reports: [SensorReport] = []
             for flip in flips {
                 sequence += 1
@@ -123,6 +136,7 @@ public struct GatewayEmulator: Sendable {
                 show(totals: totals, simNow: simNow, calendar: calendar, lots: simLots, codes: lots.map(\.code), elapsed: now.timeIntervalSince(realStart))
                 lastShown = now
             }
+            if isLast { break }
             try await Task.sleep(for: tick)
         }
         if !isQuiet { FileHandle.standardError.write(Data("\n".utf8)) }

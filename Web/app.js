@@ -122,7 +122,10 @@ async function boot() {
   onThemeChange(() => map.themeChanged());
   renderSwitcher();
   app.car = startCar({ map });
-  app.accounts = startAccounts({ site: currentSite });
+  app.accounts = startAccounts({
+    site: currentSite,
+    lotCode: (id) => app.parking?.store.state.lotById.get(id)?.code ?? null,
+  });
   const start = async () => {
     try {
       for (const m of list()) await m.start({ map });

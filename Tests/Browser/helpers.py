@@ -5,6 +5,9 @@ import math
 import time
 
 from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
@@ -133,6 +136,29 @@ class App:
         time.sleep(0.1)  # hold still before lifting, so no fling follows
         self.cdp("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
         self.frame()
+
+    def long_press_drag(self, start: tuple[float, float], end: tuple[float, float] | None = None,
+                        hold: float = 0.7, steps: int = 6, touch: bool = True) -> None:
+        """WebDriver pointer actions: press at `start`, hold still, then drag to `end` and lift,
+        as a finger (touch) or a mouse would."""
+        pointer = PointerInput(interaction.POINTER_TOUCH if touch else interaction.POINTER_MOUSE, "finger" if touch else "mouse")
+        actions = ActionBuilder(self.d, mouse=pointer)
+        (x0, y0) = start
+        (x1, y1) = end or start
+        p = actions.pointer_action
+        p.move_to_location(int(x0), int(y0)).pointer_down().pause(hold)
+        for i in range(1, steps + 1):
+            k = i / steps
+            p.move_to_location(int(x0 + (x1 - x0) * k), int(y0 + (y1 - y0) * k)).pause(0.03)
+        p.pause(0.1).pointer_up()
+        actions.perform()
+
+    def press(self, point: tuple[float, float], touch: bool = True) -> None:
+        """A short tap with WebDriver pointer actions."""
+        pointer = PointerInput(interaction.POINTER_TOUCH if touch else interaction.POINTER_MOUSE, "finger" if touch else "mouse")
+        actions = ActionBuilder(self.d, mouse=pointer)
+        actions.pointer_action.move_to_location(int(point[0]), int(point[1])).pointer_down().pause(0.05).pointer_up()
+        actions.perform()
 
     def wheel(self, x: float, y: float, delta_y: float, times: int = 1) -> None:
         for _ in range(times):

@@ -15,13 +15,14 @@ import { signedIn, hasDevice, cachedMe, fetchMe, onSessionChange } from './sessi
  * @typedef {object} AccountsContext
  * @property {ReturnType<typeof createPanel>} panel
  * @property {() => Promise<{id: string, timeZone: string}>} site the campus whose lots and time zone the schedule uses
+ * @property {(lotId: string) => string|null} lotCode a lot's short code ("A", "NPS") when the map has it
  * @property {{home: () => import('./panel.js').View, signedOut: (o?: {notice?: string}) => import('./panel.js').View,
  *   register: () => import('./panel.js').View, forgot: () => import('./panel.js').View, update: () => import('./panel.js').View,
  *   permits: () => import('./panel.js').View, schedule: () => import('./panel.js').View,
  *   deleteAccount: () => import('./panel.js').View}} views
  */
 
-/** @param {{site: () => Promise<{id: string, timeZone: string}>}} o */
+/** @param {{site: () => Promise<{id: string, timeZone: string}>, lotCode: (lotId: string) => string|null}} o */
 export function startAccounts(o) {
   const panel = createPanel();
   const button = /** @type {HTMLElement} */ (document.getElementById('btn-account'));
@@ -29,6 +30,7 @@ export function startAccounts(o) {
   const ctx = {
     panel,
     site: o.site,
+    lotCode: o.lotCode,
     views: {
       home: () => (signedIn() ? signedInView(ctx) : signedOutView(ctx)),
       signedOut: (opts) => signedOutView(ctx, opts),

@@ -22,7 +22,7 @@ const SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
  */
 
 /**
- * @param {{blocks: () => Block[], today: () => number,
+ * @param {{blocks: () => Block[], today: () => number, shortName?: (b: Block) => string|null|undefined,
  *   onCreate: (weekday: number, startSlot: number, endSlot: number) => void,
  *   onTap: (block: Block) => void,
  *   onResize: (block: Block, startSlot: number, endSlot: number) => void,
@@ -87,7 +87,8 @@ export function createScheduleGrid(o) {
     const name = b.lotName ?? (b.lotId ? 'Lot' : 'Choose a lot');
     const mark = level === 'yellow' || level === 'red' ? el('span', `warn-mark ${level}`, '!') : null;
     mark?.setAttribute('aria-hidden', 'true');
-    const label = el('span', 'sched-block-name', name);
+    // Columns are narrow on a phone: the lot's code ("A", "NPS") when known, the name otherwise.
+    const label = el('span', 'sched-block-name', (b.lotId && o.shortName?.(b)) || name);
     const time = el('span', 'sched-block-time', slotRange(b.startSlot, b.endSlot));
     if (mark) node.append(mark);
     node.append(label, time);

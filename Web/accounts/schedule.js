@@ -111,6 +111,7 @@ export function scheduleView(ctx) {
       grid = createScheduleGrid({
         blocks: () => blocks,
         today: () => siteNow(timeZone).weekday,
+        shortName: (b) => (b.lotId ? ctx.lotCode(b.lotId) : null),
         onCreate: create,
         onTap: (b) => ctx.panel.push(lotPickerView(ctx, b, (updated) => put(updated))),
         onResize: resize,
@@ -214,7 +215,7 @@ export function lotPickerView(ctx, block, onChosen) {
         const text = el('span', 'lot-choice-text');
         text.append(el('span', 'lot-choice-name', lot.lotName));
         const why = [lot.advice.reason];
-        if (level === 'red' && lot.advice.requiredPermits?.length) {
+        if (level === 'red' && lot.advice.requiredPermits?.length && !/permit/i.test(lot.advice.reason)) {
           why.push(`Permit: ${lot.advice.requiredPermits.map((p) => PERMIT_NAMES[p] ?? p).join(' or ')}`);
         }
         text.append(el('span', 'lot-choice-reason', why.filter(Boolean).join(' · ')));

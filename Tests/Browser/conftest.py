@@ -15,6 +15,7 @@ import pathlib
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -215,3 +216,48 @@ def driver():
 def artifacts() -> pathlib.Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def mailbox():
+    """A real SMTP server (aiosmtpd) writing every message it receives to a maildir."""
+    import mailbox as mb
+    workdir = pathlib.Path(tempfile.mkdtemp(prefix="waymark-mail-"))
+    port = _free_port()
+    log = open(workdir / "smtpd.log", "ab")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "aiosmtpd", "-n", "-l", f"127.0.0.1:{port}", "-c", "aiosmtpd.handlers.Mailbox", str(workdir / "mail")],
+        stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        process.kill()
+        raise RuntimeError("the SMTP server did not start")
+
+    class Mailbox:
+        host, smtp_port = "127.0.0.1", port
+
+        def messages(self):
+            return list(mb.Maildir(str(workdir / "mail"), create=False)) if (workdir / "mail" / "new").exists() else []
+
+    yield Mailbox()
+    process.terminate()
+    process.wait(timeout=10)
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def accounts_server(mailbox):
+    """A server with mail going to the test SMTP server, and a cheap bcrypt cost for speed."""
+    workdir = pathlib.Path(tempfile.mkdtemp(prefix="waymark-browser-accounts-"))
+    s = WaymarkServer(workdir, env={
+        "WAYMARK_PASSWORD_COST": "4", "WAYMARK_SMTP_HOST": mailbox.host, "WAYMARK_SMTP_PORT": str(mailbox.smtp_port),
+        "WAYMARK_SMTP_FROM": "noreply@waymark.test"}).start()
+    yield s
+    s.stop()
+    shutil.rmtree(workdir, ignore_errors=True)

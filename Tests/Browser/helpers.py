@@ -173,3 +173,56 @@ class App:
         """Console errors other than map tiles failing to load (the sandbox has no internet)."""
         return [e["message"] for e in self.d.get_log("browser")
                 if e["level"] == "SEVERE" and "tile.openstreetmap.org" not in e["message"]]
+
+
+def api(base: str, method: str, path: str, body=None, token: str | None = None):
+    """A JSON request straight to the API: (status, answer)."""
+    import json
+    import urllib.error
+    import urllib.request
+    headers = {"Accept": "application/json"}
+    data = None
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        data = json.dumps(body).encode()
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=20) as r:
+            raw = r.read()
+            return r.status, (json.loads(raw) if raw else None)
+    except urllib.error.HTTPError as e:
+        raw = e.read()
+        return e.code, (json.loads(raw) if raw else None)
+
+
+class Accounts:
+    """The Accounts panel of the web app."""
+
+    def __init__(self, app: App):
+        self.app = app
+
+    def state(self) -> dict:
+        return self.app.js("return window.waymark.account()")
+
+    def wait_view(self, name: str, timeout: float = 15) -> None:
+        self.app.wait(lambda: self.state()["view"] == name, timeout=timeout, message=f"Accounts screen {name}")
+
+    def open(self) -> None:
+        self.app.button("Account").click()
+
+    def fill(self, form: str, **values) -> None:
+        for name, value in values.items():
+            field = self.app.el(f'form[data-form="{form}"] [name="{name}"]')
+            field.clear()
+            field.send_keys(value)
+
+    def submit(self, form: str) -> None:
+        self.app.el(f'form[data-form="{form}"] button[type="submit"]').click()
+
+    def error(self, form: str) -> str:
+        return self.app.wait(lambda: self.app.el(f'form[data-form="{form}"] .form-error').text, message=f"{form} error")
+
+    def menu(self, action: str) -> None:
+        self.app.el(f'#accounts button[data-action="{action}"]').click()

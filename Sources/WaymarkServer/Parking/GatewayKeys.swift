@@ -16,22 +16,11 @@ struct GatewayKeys: Sendable {
         var secret: String
     }
 
-    static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
-
-    static func makeSecret() -> String {
-        var rng = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
-        return "wmg_" + Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    static func hash(_ secret: String) -> String { Secrets.hash(secret) }
 
     /// Creates a gateway, or replaces the secret of one with the same name (revoking the old).
     func create(name: String, now: Date) async throws -> Created {
-        let secret = Self.makeSecret()
+        let secret = Secrets.make(prefix: "wmg_")
         let id = UUID().uuidString.lowercased()
         try await store.write { sql in
             try await sql.raw("DELETE FROM gateways WHERE name = \(bind: name)").run()

@@ -9,7 +9,7 @@ import tempfile
 
 import pytest
 
-from harness import Server, raise_nofile
+from harness import Server, SMTPServer, raise_nofile
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -26,13 +26,17 @@ def workdir():
 
 @pytest.fixture(scope="module")
 def demo_server():
-    """A server with the demo site and a gateway key, shared by a module's tests."""
+    """A server with the demo site, a gateway key and a real SMTP server for its mail, shared by
+    a module's tests. Passwords use a low bcrypt cost: the suite judges behaviour, not hashing."""
     path = pathlib.Path(tempfile.mkdtemp(prefix="waymark-rel-"))
-    server = Server(path)
+    smtp = SMTPServer(path)
+    server = Server(path, env={**smtp.env, "WAYMARK_PASSWORD_COST": "4"})
+    server.smtp = smtp
     server.key = server.gateway_key("reliability")
     server.start()
     yield server
     server.stop()
+    smtp.stop()
     shutil.rmtree(path, ignore_errors=True)
 
 

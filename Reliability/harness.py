@@ -18,6 +18,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.parse
@@ -207,6 +208,44 @@ class Server:
 
     def ingest_counts(self) -> dict[str, float]:
         return {k: v for k, v in self.metrics().items() if k.startswith("waymark_ingest_events_total")}
+
+
+class SMTPServer:
+    """A real SMTP server (aiosmtpd) keeping what it receives in a maildir, so the password
+    reset mails the fuzzer triggers are really sent and received."""
+
+    def __init__(self, workdir: pathlib.Path):
+        self.port = free_port()
+        self.maildir = workdir / "mail"
+        log = open(workdir / "smtpd.log", "ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "aiosmtpd", "-n", "-l", f"127.0.0.1:{self.port}",
+             "-c", "aiosmtpd.handlers.Mailbox", str(self.maildir)],
+            stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("the SMTP server did not start")
+
+    @property
+    def env(self) -> dict:
+        return {"WAYMARK_SMTP_HOST": "127.0.0.1", "WAYMARK_SMTP_PORT": str(self.port),
+                "WAYMARK_SMTP_FROM": "noreply@waymark.test"}
+
+    def messages(self) -> int:
+        new = self.maildir / "new"
+        return len(list(new.iterdir())) if new.exists() else 0
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
 
 
 def iso_millis(ms: int) -> str:

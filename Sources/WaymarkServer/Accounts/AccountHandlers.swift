@@ -131,8 +131,8 @@ extension APIHandler {
 
     func verifyPasswordReset(_ input: Operations.VerifyPasswordReset.Input) async throws -> Operations.VerifyPasswordReset.Output {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
-        let code = body.code.trimmingCharacters(in: .whitespaces)
-        guard code.count == 6, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else {
+        let code = body.code
+        guard code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw Problem.badRequest("The code has 6 digits.")
         }
         let result = try await services.passwordResets.verify(login: body.login.trimmingCharacters(in: .whitespaces), code: code)

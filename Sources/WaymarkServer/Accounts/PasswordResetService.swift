@@ -28,8 +28,9 @@ struct PasswordResetService: Sendable {
     /// time taken does not tell whether an account was found.
     func request(login: String, address: String) async throws -> Int {
         guard let mailer else { throw Problem.unavailable("This server cannot send email, so passwords cannot be reset by code. Ask an administrator.") }
-        let login = login.trimmingCharacters(in: .whitespaces)
         guard !login.isEmpty, login.count <= 254 else { throw Problem.badRequest("login is your username or email address.") }
+        // Blank after trimming names no account: the same answer as any unknown login.
+        let login = login.trimmingCharacters(in: .whitespaces)
         let now = now()
         for (key, limit) in [("reset-mail:" + address, Self.mailLimitPerAddress), ("reset-mail:" + login.lowercased(), Self.mailLimitPerLogin)] {
             if let until = try await throttles.rateLimited(key, limit: limit.count, window: limit.window, now: now) {
@@ -103,19 +104,21 @@ struct PasswordResetService: Sendable {
             throw Problem.resetEnded
         }
         let left = Self.wrongTriesAllowed - failures
-        throw Problem(type: "reset-code-wrong", title: "Wrong code", status: 400,
+        throw Problem(type: "reset-code-wrong", title: "Wrong code", status: 401,
                       detail: "The code is not right or has expired. \(left) \(left == 1 ? "try" : "tries") left.")
     }
 
     func complete(token: String, newPassword: String) async throws -> AccountService.SignedIn {
-        if let problem = PasswordPolicy.explanation(newPassword) { throw Problem.passwordPolicy(problem) }
+        // The token is a credential: an unknown one is refused before the password is judged,
+        // so nobody learns the policy's verdict without a reset in hand.
         guard (20...128).contains(token.count), let row = try await store.sql.raw("""
             SELECT user_id FROM password_resets WHERE token_hash = \(bind: Secrets.hash(token)) AND expires_at > \(bind: now().millis)
             """).first()
         else {
-            throw Problem(type: "reset-token-invalid", title: "The reset has expired", status: 400,
+            throw Problem(type: "reset-token-invalid", title: "The reset has expired", status: 401,
                           detail: "Start again: request a new code.")
         }
+        if let problem = PasswordPolicy.explanation(newPassword) { throw Problem.passwordPolicy(problem) }
         let userId = try row.decode(column: "user_id", as: String.self)
         let hash = try await accounts.hasher.hash(newPassword)
         let session = try await accounts.setPassword(userId: userId, hash: hash)
@@ -127,6 +130,6 @@ struct PasswordResetService: Sendable {
 
 extension Problem {
     static let resetEnded = Problem(
-        type: "reset-ended", title: "Too many wrong codes", status: 400,
+        type: "reset-ended", title: "Too many wrong codes", status: 401,
         detail: "Four wrong codes ended this reset. Go back to sign in and request a new code.")
 }

@@ -23,6 +23,7 @@ struct WaymarkServices: Sendable {
     let accounts: AccountService
     let profiles: ProfileService
     let schedule: ScheduleService
+    let holds: HoldService
     let passwordResets: PasswordResetService
     let throttles: Throttles
     let now: @Sendable () -> Date

@@ -68,6 +68,11 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
     }
 
     if config.runJobs {
+        let holds = services.holds, logger = app.logger
+        background.start { await holds.run(logger: logger) }
+    }
+
+    if config.runJobs {
         let sessions = services.sessions, throttles = services.throttles
         background.start {
             // Expired sessions and idle throttle counters are dead weight; an hour is soon enough.
@@ -116,6 +121,7 @@ private func makeServices(app: Application, store: SQLStore, config: WaymarkConf
         accounts: accounts,
         profiles: ProfileService(store: store, queries: accountQueries, now: now),
         schedule: ScheduleService(store: store, parking: parking, accounts: accountQueries, now: now),
+        holds: HoldService(store: store, accounts: accountQueries, live: live, now: now),
         passwordResets: PasswordResetService(store: store, queries: accountQueries, accounts: accounts, throttles: throttles,
                                              mailer: mailer, now: now, logger: app.logger),
         throttles: throttles,

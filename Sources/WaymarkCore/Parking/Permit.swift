@@ -1,3 +1,5 @@
+import Foundation
+
 /// Campus parking permits (SpotMe F6). A user holds any subset; none by default.
 public enum Permit: String, CaseIterable, Codable, Sendable, Hashable {
     case green, yellow, black, handicap
@@ -39,6 +41,14 @@ public enum PermitCheck {
             required = required.map { $0.intersection(rule.permits) } ?? rule.permits
         }
         return required
+    }
+
+    /// The site-local weekday (1 = Sunday) and minute after midnight that permit rules speak of.
+    public static func localMoment(of instant: Date, timeZone: TimeZone) -> (weekday: Weekday, minute: Int) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.weekday, .hour, .minute], from: instant)
+        return (c.weekday ?? 1, (c.hour ?? 0) * 60 + (c.minute ?? 0))
     }
 
     public static func isAllowed(holding permits: Set<Permit>, rules: [PermitRule], weekday: Weekday, minute: Int) -> Bool {

@@ -127,7 +127,7 @@ struct AccountService: Sendable {
         try await throttles.clear([accountKey])
         let deviceId = device?.kind == .device ? device?.userId : nil
         let session = try await store.write { sql in
-            if let deviceId { try await Self.mergeDevice(deviceId, into: user.id, on: sql) }
+            if let deviceId { try await Self.mergeDevice(deviceId, into: user.id, now: now, on: sql) }
             return try await Sessions.create(userId: user.id, kind: .account, now: now, on: sql)
         }
         return SignedIn(session: session, user: try await require(user.id))
@@ -152,8 +152,9 @@ struct AccountService: Sendable {
     }
 
     /// The device's permits and the schedule blocks that fit beside the account's move over;
-    /// then the device identity is erased (ACC-8).
-    static func mergeDevice(_ deviceId: String, into accountId: String, on sql: any SQLDatabase) async throws {
+    /// then the device identity is erased (ACC-8). A spot held as a guest stays held, unless
+    /// the account holds one already (one hold per person).
+    static func mergeDevice(_ deviceId: String, into accountId: String, now: Date, on sql: any SQLDatabase) async throws {
         guard deviceId != accountId else { return }
         let permits = try await sql.raw("SELECT id, permits FROM users WHERE id IN (\(bind: deviceId), \(bind: accountId))").all()
         var union = Set<Permit>()
@@ -164,7 +165,10 @@ struct AccountService: Sendable {
         for block in WeeklySchedule.mergeable(incoming, into: kept) {
             try await sql.raw("UPDATE schedule_blocks SET user_id = \(bind: accountId) WHERE id = \(bind: block.id)").run()
         }
-        try await erase(userId: deviceId, on: sql)
+        if try await HoldStore.open(userId: accountId, sql: sql) == nil {
+            try await sql.raw("UPDATE holds SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId) AND ended_at IS NULL").run()
+        }
+        try await erase(userId: deviceId, now: now, on: sql)
     }
 
     // MARK: Changes that need the current password (ACC-4)
@@ -225,16 +229,17 @@ struct AccountService: Sendable {
         if user.userKind == .account { try await requirePassword(password, of: user) }
         let keys = [user.username, user.email].compactMap { $0 }.flatMap { [Throttles.accountKey($0), PasswordResetService.throttleKey($0)] }
         try await store.write { sql in
-            try await Self.erase(userId: user.id, on: sql)
+            try await Self.erase(userId: user.id, now: now(), on: sql)
             for key in keys { try await sql.raw("DELETE FROM throttles WHERE key = \(bind: key)").run() }
         }
     }
 
     /// Every table with a `user_id`, children first; foreign keys would cascade, but SQLite
     /// enforces them only when asked, so nothing is left to that.
-    static let userTables = ["sessions", "user_pictures", "schedule_blocks", "password_resets"]
+    static let userTables = ["sessions", "user_pictures", "schedule_blocks", "password_resets", "holds"]
 
-    static func erase(userId: String, on sql: any SQLDatabase) async throws {
+    static func erase(userId: String, now: Date, on sql: any SQLDatabase) async throws {
+        try await HoldStore.release(userId: userId, at: now, sql: sql)
         for table in userTables {
             try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: userId)").run()
         }

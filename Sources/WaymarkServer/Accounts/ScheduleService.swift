@@ -143,11 +143,7 @@ struct ScheduleService: Sendable {
             if let cached = lots[id] { return cached }
             guard let row = try await service.parking.lot(id: id), let site = try await service.parking.site(id: row.siteId),
                   let zone = TimeZone(identifier: site.timeZone) else { return nil }
-            let stored = try JSONColumn.decode([StoredPermitRule].self, row.permitRules)
-            let rules = stored.map {
-                PermitRule(weekdays: Set($0.weekdays), startMinute: $0.startMinute, endMinute: $0.endMinute,
-                           permits: Set($0.permits.compactMap(Permit.init(rawValue:))))
-            }
+            let rules = try StoredPermitRule.rules(row.permitRules)
             lots[id] = (row.name, rules, zone)
             return lots[id]
         }

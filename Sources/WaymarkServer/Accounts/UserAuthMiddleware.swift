@@ -34,6 +34,7 @@ struct UserAuthMiddleware: ServerMiddleware {
         "signOut", "getMe", "updateProfile", "changeUsername", "changePassword", "deleteAccount",
         "uploadPicture", "removePicture", "getPermits", "setPermits", "getSchedule",
         "createScheduleBlock", "updateScheduleBlock", "deleteScheduleBlock", "getScheduleLotAdvice",
+        "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
     ]
 
     let sessions: Sessions

@@ -8,5 +8,6 @@ enum Migrations {
         CreateLiveEvents(),
         CreateOccupancySnapshots(),
         CreateAccounts(),
+        CreateHolds(),
     ]
 }

@@ -114,6 +114,16 @@ struct StoredPermitRule: Codable {
         endMinute = r.endMinute
         permits = Permit.allCases.filter(r.permits.contains).map(\.rawValue)
     }
+
+    var rule: PermitRule {
+        PermitRule(weekdays: Set(weekdays), startMinute: startMinute, endMinute: endMinute,
+                   permits: Set(permits.compactMap(Permit.init(rawValue:))))
+    }
+
+    /// A lot's `permit_rules` column.
+    static func rules(_ json: String) throws -> [PermitRule] {
+        try JSONColumn.decode([StoredPermitRule].self, json).map(\.rule)
+    }
 }
 
 struct StoredOpeningHours: Codable {

@@ -1,0 +1,256 @@
+import Foundation
+import Logging
+import SQLKit
+import WaymarkAPI
+import WaymarkCore
+
+/// Soft holds (PRK-9, PRK-10). Every decision is one write transaction: the spot turns from
+/// free to held only if it is free at that moment, so of any number of simultaneous requests
+/// exactly one wins. On PostgreSQL the transaction first takes the live-event lock that every
+/// writer of spot states takes, which also orders it against ingest.
+struct HoldService: Sendable {
+    let store: SQLStore
+    let accounts: AccountQueries
+    let live: LiveHub
+    let now: @Sendable () -> Date
+
+    private var isPostgres: Bool { store.isPostgres }
+
+    /// The spot and what decides who may park on it.
+    private struct SpotInfo: Sendable {
+        var ref: SpotRef
+        var center: Coordinate
+        var category: SpotCategory
+        var rules: [PermitRule]
+        var timeZone: TimeZone
+    }
+
+    func create(_ principal: Principal, spotId: String) async throws -> HoldRow {
+        guard let spot = try await spotInfo(spotId) else { throw Problem.notFound("spot") }
+        let user = try await accounts.user(id: principal.userId)
+        guard let user else { throw Problem.unauthorized }
+        let now = now()
+        let moment = PermitCheck.localMoment(of: now, timeZone: spot.timeZone)
+        let warning = SoftHold.permitWarning(
+            required: SoftHold.requiredPermits(category: spot.category, rules: spot.rules, weekday: moment.weekday, minute: moment.minute),
+            holding: user.permitSet)
+        let isPostgres = isPostgres
+        let (holdId, lots) = try await store.write { sql in
+            try await lockLive(sql)
+            var changes: [SpotChange] = []
+            // One hold per person: a new one ends the earlier one, in the same transaction, so
+            // a refused request leaves the earlier hold as it was.
+            if let earlier = try await HoldStore.open(userId: principal.userId, sql: sql),
+               let change = try await HoldStore.end(earlier, outcome: .replaced, at: now, sql: sql) {
+                changes.append(change)
+            }
+            guard let change = try await claim(spot.ref, sql: sql, at: now) else {
+                throw Self.notFree
+            }
+            changes.append(change)
+            let id = UUID().uuidString.lowercased()
+            try await insert(id: id, userId: principal.userId, spot: spot.ref, createdAt: now,
+                             expiresAt: SoftHold.expiry(from: now), warning: warning, sql: sql)
+            return (id, try await SpotChanges.record(changes, sql: sql, isPostgres: isPostgres, now: now))
+        }
+        published(lots)
+        return try await require(holdId)
+    }
+
+    func list(_ principal: Principal) async throws -> [HoldRow] {
+        try await expireDue()
+        let rows = try await store.sql.raw("""
+            \(unsafeRaw: HoldRow.select) WHERE h.user_id = \(bind: principal.userId)
+            ORDER BY CASE WHEN h.ended_at IS NULL THEN 0 ELSE 1 END, h.created_at DESC, h.id LIMIT 21
+            """).all()
+        return try rows.map(HoldRow.init)
+    }
+
+    func get(_ principal: Principal, id: String) async throws -> HoldRow {
+        try await expireDue()
+        return try await owned(principal, id)
+    }
+
+    /// "Exits navigation manually" (SpotMe 7.2.2.1). An ended hold stays as it ended.
+    func cancel(_ principal: Principal, id: String) async throws -> HoldRow {
+        let hold = try await owned(principal, id)
+        guard hold.endedAt == nil else { return hold }
+        let now = now()
+        let isPostgres = isPostgres
+        let lots = try await store.write { sql in
+            try await lockLive(sql)
+            let change = try await HoldStore.end(hold, outcome: .cancelled, at: now, sql: sql)
+            return try await SpotChanges.record(change.map { [$0] } ?? [], sql: sql, isPostgres: isPostgres, now: now)
+        }
+        published(lots)
+        return try await require(id)
+    }
+
+    /// "Was it you?" (SpotMe 7.2.1, 7.2.2).
+    func answer(_ principal: Principal, id: String, wasMe: Bool) async throws -> (answered: HoldRow, next: HoldRow?) {
+        try await expireDue()
+        let hold = try await owned(principal, id)
+        guard hold.status == .asking else {
+            throw Problem.conflict("hold-not-asking", hold.status == .ended
+                ? "This hold has ended."
+                : "Nobody has parked on the held spot; there is nothing to answer.")
+        }
+        let now = now()
+        if wasMe {
+            _ = try await store.write { sql in try await HoldStore.end(hold, outcome: .parked, at: now, sql: sql) }
+            return (try await require(id), nil)
+        }
+        let user = try await accounts.user(id: principal.userId)
+        let permits = user?.permitSet ?? []
+        guard let zone = try await timeZone(siteId: hold.siteId) else { throw Problem.internalError }
+        let moment = PermitCheck.localMoment(of: now, timeZone: zone)
+        let isPostgres = isPostgres
+        let (nextId, lots) = try await store.write { sql in
+            try await lockLive(sql)
+            // Read under the lock, so the spot chosen is still free when it is claimed.
+            let candidates = try await freeCandidates(siteId: hold.siteId, sql: sql)
+            guard let best = SoftHold.nearest(to: hold.center, among: candidates.map(\.candidate), permits: permits,
+                                              weekday: moment.weekday, minute: moment.minute),
+                  let ref = candidates.first(where: { $0.candidate.spotId == best.spotId })?.ref,
+                  let change = try await claim(ref, sql: sql, at: now)
+            else {
+                _ = try await HoldStore.end(hold, outcome: .nothingFree, at: now, sql: sql)
+                return (String?.none, [Components.Schemas.LotOccupancy]())
+            }
+            let nextId = UUID().uuidString.lowercased()
+            _ = try await HoldStore.end(hold, outcome: .moved, movedTo: nextId, at: now, sql: sql)
+            try await insert(id: nextId, userId: principal.userId, spot: ref, createdAt: now,
+                             expiresAt: Date(millis: hold.expiresAt), warning: nil, sql: sql)
+            return (nextId, try await SpotChanges.record([change], sql: sql, isPostgres: isPostgres, now: now))
+        }
+        published(lots)
+        return (try await require(id), try await nextId.asyncMap(require))
+    }
+
+    /// Ends every open hold whose time is up (SpotMe 7.1.2): a spot still held is free again.
+    /// Run by the hold job every second and before holds are read, so that nobody sees a hold
+    /// outlive its 10 minutes. Several instances may run it at once: ending is conditional.
+    @discardableResult
+    func expireDue() async throws -> Int {
+        let now = now()
+        let due = try await store.sql.raw("""
+            \(unsafeRaw: HoldRow.select) WHERE h.ended_at IS NULL AND h.expires_at <= \(bind: now.millis)
+            """).all().map(HoldRow.init)
+        guard !due.isEmpty else { return 0 }
+        let isPostgres = isPostgres
+        let lots = try await store.write { sql in
+            try await lockLive(sql)
+            var changes: [SpotChange] = []
+            for hold in due {
+                if let change = try await HoldStore.end(hold, outcome: .expired, at: now, sql: sql) { changes.append(change) }
+            }
+            return try await SpotChanges.record(changes, sql: sql, isPostgres: isPostgres, now: now)
+        }
+        published(lots)
+        return due.count
+    }
+
+    func run(logger: Logger) async {
+        while !Task.isCancelled {
+            do {
+                try await expireDue()
+            } catch {
+                logger.error("hold expiry failed", metadata: ["error": .string(String(reflecting: error))])
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    // MARK: Helpers
+
+    static let notFree = Problem.conflict("spot-not-free", "Someone else holds or took this spot just now. Choose another free spot.")
+
+    private func lockLive(_ sql: any SQLDatabase) async throws {
+        if isPostgres { try await sql.raw("SELECT pg_advisory_xact_lock(\(bind: LiveHub.appendLockKey))").run() }
+    }
+
+    /// Free → held, only if free now.
+    private func claim(_ ref: SpotRef, sql: any SQLDatabase, at now: Date) async throws -> SpotChange? {
+        let row = try await sql.raw("UPDATE spots SET state = 'h' WHERE id = \(bind: ref.spotId) AND state = 'f' RETURNING id").first()
+        return row == nil ? nil : SpotChange(ref: ref, before: .free, after: .held, at: now)
+    }
+
+    private func insert(id: String, userId: String, spot: SpotRef, createdAt: Date, expiresAt: Date, warning: String?,
+                        sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            INSERT INTO holds (id, user_id, spot_id, lot_id, site_id, created_at, expires_at, permit_warning)
+            VALUES (\(bind: id), \(bind: userId), \(bind: spot.spotId), \(bind: spot.lotId), \(bind: spot.siteId),
+                    \(bind: createdAt.millis), \(bind: expiresAt.millis), \(bind: warning))
+            """).run()
+    }
+
+    private func published(_ lots: [Components.Schemas.LotOccupancy]) {
+        guard !lots.isEmpty else { return }
+        live.merge(lots)
+        live.poke()
+    }
+
+    private func require(_ id: String) async throws -> HoldRow {
+        guard let row = try await HoldStore.hold(id: id, sql: store.sql) else { throw Problem.notFound("hold") }
+        return row
+    }
+
+    /// Someone else's hold is as unknown as a missing one.
+    private func owned(_ principal: Principal, _ id: String) async throws -> HoldRow {
+        guard let row = try await HoldStore.hold(id: id, sql: store.sql), row.userId == principal.userId else {
+            throw Problem.notFound("hold")
+        }
+        return row
+    }
+
+    private func spotInfo(_ spotId: String) async throws -> SpotInfo? {
+        guard let r = try await store.sql.raw("""
+            SELECT s.id, s.lot_id, s.ordinal, s.category, s.center_lat, s.center_lon, l.site_id, l.permit_rules, t.time_zone
+            FROM spots s JOIN lots l ON l.id = s.lot_id JOIN sites t ON t.id = l.site_id WHERE s.id = \(bind: spotId)
+            """).first(),
+            let zone = TimeZone(identifier: try r.decode(column: "time_zone", as: String.self))
+        else { return nil }
+        return SpotInfo(
+            ref: SpotRef(spotId: try r.decode(column: "id", as: String.self), lotId: try r.decode(column: "lot_id", as: String.self),
+                         siteId: try r.decode(column: "site_id", as: String.self), ordinal: try r.decode(column: "ordinal", as: Int.self)),
+            center: Coordinate(latitude: try r.decode(column: "center_lat", as: Double.self),
+                               longitude: try r.decode(column: "center_lon", as: Double.self)),
+            category: SpotCategory(rawValue: try r.decode(column: "category", as: String.self)) ?? .regular,
+            rules: try StoredPermitRule.rules(try r.decode(column: "permit_rules", as: String.self)),
+            timeZone: zone)
+    }
+
+    private func timeZone(siteId: String) async throws -> TimeZone? {
+        try await store.sql.raw("SELECT time_zone FROM sites WHERE id = \(bind: siteId)").first()
+            .flatMap { TimeZone(identifier: try $0.decode(column: "time_zone", as: String.self)) }
+    }
+
+    private func freeCandidates(siteId: String, sql: any SQLDatabase) async throws -> [(candidate: SoftHold.Candidate, ref: SpotRef)] {
+        var rulesByLot: [String: [PermitRule]] = [:]
+        for lot in try await sql.raw("SELECT id, permit_rules FROM lots WHERE site_id = \(bind: siteId)").all() {
+            rulesByLot[try lot.decode(column: "id", as: String.self)] = try StoredPermitRule.rules(try lot.decode(column: "permit_rules", as: String.self))
+        }
+        let rows = try await sql.raw("""
+            SELECT s.id, s.lot_id, s.ordinal, s.category, s.center_lat, s.center_lon
+            FROM spots s JOIN lots l ON l.id = s.lot_id WHERE l.site_id = \(bind: siteId) AND s.state = 'f'
+            """).all()
+        return try rows.map { r in
+            let lotId = try r.decode(column: "lot_id", as: String.self)
+            let id = try r.decode(column: "id", as: String.self)
+            let candidate = SoftHold.Candidate(
+                spotId: id,
+                center: Coordinate(latitude: try r.decode(column: "center_lat", as: Double.self),
+                                   longitude: try r.decode(column: "center_lon", as: Double.self)),
+                category: SpotCategory(rawValue: try r.decode(column: "category", as: String.self)) ?? .regular,
+                rules: rulesByLot[lotId] ?? [])
+            return (candidate, SpotRef(spotId: id, lotId: lotId, siteId: siteId, ordinal: try r.decode(column: "ordinal", as: Int.self)))
+        }
+    }
+}
+
+extension Optional {
+    func asyncMap<U>(_ transform: (Wrapped) async throws -> U) async rethrows -> U? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

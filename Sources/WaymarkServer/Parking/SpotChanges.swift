@@ -1,0 +1,64 @@
+import Foundation
+import SQLKit
+import WaymarkAPI
+import WaymarkCore
+
+/// A spot whose shown state changed, by a sensor or by a hold.
+struct SpotChange: Sendable {
+    var ref: SpotRef
+    var before: SpotState
+    var after: SpotState
+    var at: Date
+}
+
+/// What every writer of spot states does after changing `spots.state`, inside its
+/// transaction: the lots' counters move and one live event per changed spot is appended.
+/// On PostgreSQL the caller holds `LiveHub.appendLockKey`.
+enum SpotChanges {
+    static func record(_ changed: [SpotChange], sql: any SQLDatabase, isPostgres: Bool, now: Date) async throws -> [Components.Schemas.LotOccupancy] {
+        guard !changed.isEmpty else { return [] }
+        let byLot = Dictionary(grouping: changed, by: \.ref.lotId)
+        var deltas: [(lotId: String, delta: LotCounts, at: Date)] = []
+        for (lotId, changes) in byLot {
+            var delta = LotCounts()
+            for c in changes {
+                delta[c.before] -= 1
+                delta[c.after] += 1
+            }
+            deltas.append((lotId, delta, max(changes.map(\.at).max() ?? now, now)))
+        }
+        var lotAfter: [String: LotCountsRow] = [:]
+        for row in try await updateLots(deltas, sql: sql, isPostgres: isPostgres) { lotAfter[row.id] = row }
+        // A lot's counters are the same in all of this commit's events: encoded once per lot.
+        var lotJSON: [String: String] = [:]
+        for (id, row) in lotAfter { lotJSON[id] = try LiveEncoding.encode(ParkingMapping.occupancy(row)) }
+        var events: [LiveEventRecord] = []
+        events.reserveCapacity(changed.count)
+        for c in changed.sorted(by: { ($0.at, $0.ref.lotId, $0.ref.ordinal) < ($1.at, $1.ref.lotId, $1.ref.ordinal) }) {
+            guard let lot = lotJSON[c.ref.lotId] else { continue }
+            let payload = LiveEncoding.spotChange(lotId: c.ref.lotId, ordinal: c.ref.ordinal, state: c.after, at: c.at, lotJSON: lot)
+            events.append(LiveEventRecord(siteId: c.ref.siteId, lotId: c.ref.lotId, at: now, kind: "spot", payload: payload))
+        }
+        try await EventLog.append(events, sql: sql)
+        return lotAfter.values.map(ParkingMapping.occupancy)
+    }
+
+    /// All lots' counters in one statement, returning them as they are after it.
+    private static func updateLots(_ deltas: [(lotId: String, delta: LotCounts, at: Date)], sql: any SQLDatabase, isPostgres: Bool) async throws -> [LotCountsRow] {
+        guard !deltas.isEmpty else { return [] }
+        let rows: [SQLQueryString] = deltas.map { d in
+            let c = d.delta
+            return "(\(bind: d.lotId), \(bind: c.free), \(bind: c.occupied), \(bind: c.held), \(bind: c.booked), \(bind: c.closed), \(bind: c.unknown), \(bind: d.at.millis))"
+        }
+        let values = rows.joined(separator: ", ")
+        let from: SQLQueryString = isPostgres
+            ? "(VALUES \(values)) AS v(lot, f, o, h, b, c, u, at)"
+            : "(SELECT column1 AS lot, column2 AS f, column3 AS o, column4 AS h, column5 AS b, column6 AS c, column7 AS u, column8 AS at FROM (VALUES \(values))) AS v"
+        return try await sql.raw("""
+            UPDATE lots SET count_f = count_f + v.f, count_o = count_o + v.o, count_h = count_h + v.h,
+              count_b = count_b + v.b, count_c = count_c + v.c, count_u = count_u + v.u,
+              version = version + 1, last_change_at = v.at
+            FROM \(from) WHERE lots.id = v.lot RETURNING \(unsafeRaw: LotCountsRow.columns)
+            """).all(decoding: LotCountsRow.self, keyDecodingStrategy: .convertFromSnakeCase)
+    }
+}

@@ -3,7 +3,7 @@
 
 const KEY = 'waymark.car.v1';
 
-/** @typedef {{lat: number, lon: number, accuracy: number|null, savedAt: string}} ParkedCar */
+/** @typedef {{lat: number, lon: number, accuracy: number|null, savedAt: string, spot?: string}} ParkedCar */
 
 /** @returns {ParkedCar|null} */
 export function loadCar() {

@@ -70,6 +70,15 @@ export function startCar(o) {
     return true;
   }
 
+  /** Saves a place the app already knows, such as the spot the user just parked on (PRK-10). */
+  function saveAt(/** @type {{lat: number, lon: number, spot?: string}} */ place) {
+    car = { lat: place.lat, lon: place.lon, accuracy: null, savedAt: new Date().toISOString(), ...(place.spot ? { spot: place.spot } : {}) };
+    saveCar(car);
+    rebuild();
+    locate();
+    toast('Parked car saved on this device');
+  }
+
   function locate() {
     if (!car) return;
     map.setView({ center: { lat: car.lat, lon: car.lon }, zoom: Math.max(map.getView().zoom, 17.5) }, { animate: 450 });
@@ -87,7 +96,7 @@ export function startCar(o) {
     }
     const choice = await choose({
       name: 'car-menu', title: 'Your parked car',
-      message: `Saved ${age(new Date(car.savedAt))}.`,
+      message: car.spot ? `${car.spot}, saved ${age(new Date(car.savedAt))}.` : `Saved ${age(new Date(car.savedAt))}.`,
       actions: [
         { id: 'locate', label: 'Show on map', kind: 'primary' },
         { id: 'update', label: 'Update to my location' },
@@ -118,6 +127,7 @@ export function startCar(o) {
     get car() { return car ? { ...car } : null; },
     menu,
     locate,
+    saveAt,
     refresh: rebuild,
   };
 }

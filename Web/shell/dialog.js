@@ -3,7 +3,8 @@
 
 /**
  * @typedef {{id: string, label: string, kind?: 'primary'|'danger'|'plain'}} Action
- * @param {{title: string, message?: string, actions: Action[], name?: string}} o
+ * @param {{title: string, message?: string, warning?: string, actions: Action[], name?: string}} o
+ *   warning: a line in red under the message (seed 7.1.1.2: a permit the user lacks)
  * @returns {Promise<string|null>} the chosen action's id, null when dismissed
  */
 export function choose(o) {
@@ -11,10 +12,15 @@ export function choose(o) {
   const title = /** @type {HTMLElement} */ (dialog.querySelector('.dialog-title'));
   const message = /** @type {HTMLElement} */ (dialog.querySelector('.dialog-message'));
   const actions = /** @type {HTMLElement} */ (dialog.querySelector('.dialog-actions'));
+  const warning = /** @type {HTMLElement|null} */ (dialog.querySelector('.dialog-warning'));
   if (dialog.open) dialog.close('');
   title.textContent = o.title;
   message.textContent = o.message ?? '';
   message.hidden = !o.message;
+  if (warning) {
+    warning.textContent = o.warning ?? '';
+    warning.hidden = !o.warning;
+  }
   dialog.dataset.name = o.name ?? '';
   actions.replaceChildren(...o.actions.map((a) => {
     const b = document.createElement('button');
@@ -32,10 +38,10 @@ export function choose(o) {
   });
 }
 
-/** @param {{title: string, message?: string, confirm: string, danger?: boolean, name?: string}} o */
+/** @param {{title: string, message?: string, warning?: string, confirm: string, danger?: boolean, name?: string}} o */
 export async function confirm(o) {
   const id = await choose({
-    title: o.title, message: o.message, name: o.name,
+    title: o.title, message: o.message, warning: o.warning, name: o.name,
     actions: [{ id: 'cancel', label: 'Cancel' }, { id: 'confirm', label: o.confirm, kind: o.danger ? 'danger' : 'primary' }],
   });
   return id === 'confirm';

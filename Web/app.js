@@ -106,6 +106,7 @@ register({
   async start({ map }) {
     app.parking = await startParking({
       map,
+      car: app.car,
       setTiles(config) {
         map.setTiles(config?.tileURLTemplate ? { urlTemplate: config.tileURLTemplate, maxZoom: config.tileMaxZoom ?? 19 } : null);
         setAttribution(config);
@@ -161,6 +162,8 @@ Object.defineProperty(window, 'waymark', {
     spotState: (lotId, ordinal) => app.parking?.spotState(lotId, ordinal) ?? null,
     palette: () => ({ ...palette() }),
     car: () => app.car?.car ?? null,
+    /** The held spot on screen (PRK-9, PRK-10), with the walking line's screen points; null when none. */
+    hold: () => app.parking?.holds.snapshot() ?? null,
     openLot: (id) => app.parking?.openLot(id),
     chooseLevel: (id, level) => app.parking?.chooseLevel(id, level),
     fitCampus: () => app.parking?.fitCampus(0),

@@ -3,7 +3,7 @@
 // API reads are network-first and fall back to their last copy, marked as such; the live
 // stream, requests that carry a token and everything not ours pass straight through.
 
-const VERSION = '2026-11-22.2';
+const VERSION = '2026-11-22.3';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -47,6 +47,10 @@ const SHELL = [
   '/parking/colours.js',
   '/parking/format.js',
   '/parking/histogram.js',
+  '/parking/hold-bar.js',
+  '/parking/hold-format.js',
+  '/parking/hold-layer.js',
+  '/parking/holds.js',
   '/parking/index.js',
   '/parking/layers.js',
   '/parking/level-picker.js',

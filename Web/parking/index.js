@@ -12,6 +12,7 @@ import { spotPalette } from './colours.js';
 import { toast } from '../shell/toast.js';
 import { onThemeChange } from '../shell/theme.js';
 import { clockTime } from './format.js';
+import { startHolds } from './holds.js';
 
 const CATEGORY = { handicap: 'Accessible', ev: 'EV charging', motorcycle: 'Motorcycle', visitor: 'Visitor', reserved: 'Reserved' };
 const STATE = { f: 'Free', o: 'Taken', h: 'Held', b: 'Booked', c: 'Closed', u: 'No sensor reading' };
@@ -19,7 +20,8 @@ const STATE = { f: 'Free', o: 'Taken', h: 'Held', b: 'Booked', c: 'Closed', u: '
 /** @typedef {import('../map/index.js').WaymarkMap} WaymarkMap */
 
 /**
- * @param {{map: WaymarkMap, setTiles: (config: any) => void}} ctx
+ * @param {{map: WaymarkMap, setTiles: (config: any) => void,
+ *   car?: {saveAt: (place: {lat: number, lon: number, spot?: string}) => void}}} ctx
  */
 export async function startParking(ctx) {
   const { map } = ctx;
@@ -73,6 +75,13 @@ export async function startParking(ctx) {
     },
   });
 
+  const holds = startHolds({
+    map, store, spotMinZoom, car: ctx.car,
+    chooseLevel: (lotId, level) => chooseLevel(lotId, level),
+    closeCard: () => card.close(),
+    refresh: () => { refresh(false); },
+  });
+
   let drawPending = false;
   const redraw = () => {
     if (drawPending) return;
@@ -108,7 +117,7 @@ export async function startParking(ctx) {
     else if (hit.layer === 'spots') {
       const { set, index } = hit.feature;
       const spot = set.data.spots[index];
-      openLot(set.data.lotId, { spot: describeSpot(set.data.lotId, spot) });
+      openLot(set.data.lotId, { spot: describeSpot(set.data.lotId, spot), extra: holds.offer(set.data.lotId, spot) });
     }
   });
 
@@ -216,7 +225,7 @@ export async function startParking(ctx) {
     const lot = s.lotById.get(lotId);
     const parts = [`Spot ${spot.label}`];
     if (lot?.kind === 'structure') parts.push(spot.level === 0 ? 'Ground level' : `Level ${spot.level + 1}`);
-    parts.push(STATE[code] ?? 'Unknown');
+    parts.push(code === 'h' && holds.snapshot()?.spotId === spot.id ? 'Held by you' : STATE[code] ?? 'Unknown');
     if (CATEGORY[spot.category]) parts.push(CATEGORY[spot.category]);
     return parts.join(' · ');
   }
@@ -226,6 +235,7 @@ export async function startParking(ctx) {
     live,
     status,
     card,
+    holds,
     openLot,
     chooseLevel,
     fitCampus,

@@ -120,7 +120,8 @@ export function createLotCard(o) {
     return counts;
   }
 
-  function render({ spot = null } = {}) {
+  /** @param {{spot?: string|null, extra?: HTMLElement|null}} [o] extra: what goes under the spot line (the hold button) */
+  function render({ spot = null, extra = null } = {}) {
     const lot = store.state.lotById.get(lotId);
     if (!lot) return;
     const tz = store.state.site?.timeZone ?? 'UTC';
@@ -147,6 +148,7 @@ export function createLotCard(o) {
       const p = el('p', 'spot-line', spot);
       p.dataset.testid = 'spot-line';
       parts.push(p);
+      if (extra) parts.push(extra);
     }
     parts.push(occupancySection(lot), permitsSection(lot, now));
 
@@ -241,7 +243,7 @@ export function createLotCard(o) {
   store.on('spots', refreshLevels);
 
   const api = {
-    /** @param {string} id @param {{spot?: string}} [opts] */
+    /** @param {string} id @param {{spot?: string, extra?: HTMLElement|null}} [opts] */
     open(id, opts = {}) {
       const wasOpen = !sheet.hidden;
       if (!wasOpen) returnFocus = /** @type {HTMLElement|null} */ (document.activeElement);
@@ -249,7 +251,7 @@ export function createLotCard(o) {
       lotId = id;
       sheet.dataset.lotId = id;
       sheet.setAttribute('aria-label', store.state.lotById.get(id)?.name ?? 'Lot');
-      render({ spot: opts.spot ?? null });
+      render({ spot: opts.spot ?? null, extra: opts.extra ?? null });
       if (!wasOpen) {
         sheet.hidden = false;
         sheet.classList.add('entering');

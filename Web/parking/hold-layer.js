@@ -28,10 +28,17 @@ export function holdLayer(o) {
       const sm = toMercator(spot);
       const to = f.toScreen(sm.x, sm.y);
       const me = o.position();
+      const zoomed = f.zoom >= o.spotMinZoom;
+      // A ring a little larger than a bay at spot zoom, so the bar's own colour shows inside it.
+      const r = zoomed ? Math.max(12, 4.5 / metresPerPixel(f.zoom, spot.lat)) : 8;
       ctx.save();
       if (me) {
         const mm = toMercator(me);
         const from = f.toScreen(mm.x, mm.y);
+        // The line stops at the ring, leaving the spot itself uncovered.
+        const len = Math.hypot(to.x - from.x, to.y - from.y);
+        const k = len > r ? (len - r) / len : 0;
+        const end = { x: from.x + (to.x - from.x) * k, y: from.y + (to.y - from.y) * k };
         ctx.lineCap = 'round';
         ctx.lineJoin = 'round';
         // A light casing under the dashes keeps the line readable over tiles and lots alike.
@@ -39,7 +46,7 @@ export function holdLayer(o) {
         ctx.lineWidth = 7;
         ctx.beginPath();
         ctx.moveTo(from.x, from.y);
-        ctx.lineTo(to.x, to.y);
+        ctx.lineTo(end.x, end.y);
         ctx.stroke();
         ctx.strokeStyle = p.selected;
         ctx.lineWidth = 4;
@@ -58,9 +65,7 @@ export function holdLayer(o) {
       }
       const asking = h.status === 'asking';
       const colour = asking ? p['spot-taken'] : p['spot-held'];
-      if (f.zoom >= o.spotMinZoom) {
-        // A ring a little larger than a bay, so the bar's own colour stays visible inside it.
-        const r = Math.max(12, 4.5 / metresPerPixel(f.zoom, spot.lat));
+      if (zoomed) {
         ctx.beginPath();
         ctx.arc(to.x, to.y, r, 0, Math.PI * 2);
         ctx.lineWidth = 5;
@@ -72,13 +77,13 @@ export function holdLayer(o) {
         marker = { x: to.x, y: to.y, r };
       } else {
         ctx.beginPath();
-        ctx.arc(to.x, to.y, 8, 0, Math.PI * 2);
+        ctx.arc(to.x, to.y, r, 0, Math.PI * 2);
         ctx.fillStyle = colour;
         ctx.fill();
         ctx.lineWidth = 3;
         ctx.strokeStyle = p.text;
         ctx.stroke();
-        marker = { x: to.x, y: to.y, r: 8 };
+        marker = { x: to.x, y: to.y, r };
       }
       ctx.restore();
     },

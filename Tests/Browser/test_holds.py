@@ -93,6 +93,7 @@ def test_prk9_hold_a_free_spot_others_see_it_held_live_and_cannot_hold_it_too(se
         colour = a.js("return getComputedStyle(document.querySelector('#lot-card [data-testid=permit-warning]')).color")
         assert colour == a.js("const p = document.createElement('p'); p.style.color = 'var(--danger)'; document.body.append(p);"
                               "const c = getComputedStyle(p).color; p.remove(); return c"), "the warning is red"
+        a.screenshot(artifacts / "hold-offer.png")
         button_b = tap_spot(b, lot, spot)
 
         # Both ask; the confirmation warns that the hold lasts 10 minutes and repeats the permit warning.
@@ -100,6 +101,7 @@ def test_prk9_hold_a_free_spot_others_see_it_held_live_and_cannot_hold_it_too(se
         a.dialog("hold-confirm")
         assert "10 minutes" in dialog_text(a)
         assert a.el("#dialog [data-testid=dialog-warning]").text == warning
+        a.screenshot(artifacts / "hold-confirm.png")
         button_b.click()
         b.dialog("hold-confirm")
         assert "10 minutes" in dialog_text(b)

@@ -257,7 +257,8 @@ extension TestContext {
         try await services.store.sql.raw("SELECT COUNT(*) AS n FROM live_events").first()?.decode(column: "n", as: Int.self) ?? 0
     }
 
-    /// Worked out independently of the server: the free spot of `among` closest to `origin`.
+    /// Worked out independently of the server: the free spot of `among` closest to `origin`,
+    /// ties to the smaller id as the contract of `SoftHold.nearest` says.
     func nearestFree(to origin: String, among ids: [String], excludingCategories: Set<String>) async throws -> String? {
         let rows = try await services.store.sql.raw("SELECT id, state, category, center_lat, center_lon FROM spots").all()
         var byId: [String: (state: String, category: String, c: Coordinate)] = [:]
@@ -271,6 +272,6 @@ extension TestContext {
         return ids.filter { id in
             guard let s = byId[id] else { return false }
             return (s.state == "f" || s.state == "h") && !excludingCategories.contains(s.category)
-        }.min { Geo.distance(o, byId[$0]!.c) < Geo.distance(o, byId[$1]!.c) }
+        }.min { (Geo.distance(o, byId[$0]!.c), $0) < (Geo.distance(o, byId[$1]!.c), $1) }
     }
 }

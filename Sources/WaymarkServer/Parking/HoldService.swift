@@ -23,10 +23,20 @@ struct HoldService: Sendable {
         var category: SpotCategory
         var rules: [PermitRule]
         var timeZone: TimeZone
+        var state: SpotState
     }
 
     func create(_ principal: Principal, spotId: String) async throws -> HoldRow {
         guard let spot = try await spotInfo(spotId) else { throw Problem.notFound("spot") }
+        if spot.state != .free {
+            // Asking again for the spot one holds is answered with that hold (a retried request).
+            if let mine = try await HoldStore.open(userId: principal.userId, sql: store.sql), mine.spotId == spotId, mine.status == .active {
+                return mine
+            }
+            // Refused before taking the write lock: in a rush for one spot, every loser after
+            // the winner is answered by a read. The transaction below checks again.
+            throw Self.notFree
+        }
         let user = try await accounts.user(id: principal.userId)
         guard let user else { throw Problem.unauthorized }
         let now = now()
@@ -35,7 +45,7 @@ struct HoldService: Sendable {
             required: SoftHold.requiredPermits(category: spot.category, rules: spot.rules, weekday: moment.weekday, minute: moment.minute),
             holding: user.permitSet)
         let isPostgres = isPostgres
-        let (holdId, lots) = try await store.write { sql in
+        let (hold, lots) = try await store.write { sql in
             try await lockLive(sql)
             var changes: [SpotChange] = []
             // One hold per person: a new one ends the earlier one, in the same transaction, so
@@ -51,10 +61,13 @@ struct HoldService: Sendable {
             let id = UUID().uuidString.lowercased()
             try await insert(id: id, userId: principal.userId, spot: spot.ref, createdAt: now,
                              expiresAt: SoftHold.expiry(from: now), warning: warning, sql: sql)
-            return (id, try await SpotChanges.record(changes, sql: sql, isPostgres: isPostgres, now: now))
+            let lots = try await SpotChanges.record(changes, sql: sql, isPostgres: isPostgres, now: now)
+            // Read on the transaction's connection: the answer needs no second connection,
+            // which a burst of requests may keep busy.
+            return (try await require(id, sql: sql), lots)
         }
         published(lots)
-        return try await require(holdId)
+        return hold
     }
 
     func list(_ principal: Principal) async throws -> [HoldRow] {
@@ -77,13 +90,14 @@ struct HoldService: Sendable {
         guard hold.endedAt == nil else { return hold }
         let now = now()
         let isPostgres = isPostgres
-        let lots = try await store.write { sql in
+        let (ended, lots) = try await store.write { sql in
             try await lockLive(sql)
             let change = try await HoldStore.end(hold, outcome: .cancelled, at: now, sql: sql)
-            return try await SpotChanges.record(change.map { [$0] } ?? [], sql: sql, isPostgres: isPostgres, now: now)
+            let lots = try await SpotChanges.record(change.map { [$0] } ?? [], sql: sql, isPostgres: isPostgres, now: now)
+            return (try await require(id, sql: sql), lots)
         }
         published(lots)
-        return try await require(id)
+        return ended
     }
 
     /// "Was it you?" (SpotMe 7.2.1, 7.2.2).
@@ -97,15 +111,18 @@ struct HoldService: Sendable {
         }
         let now = now()
         if wasMe {
-            _ = try await store.write { sql in try await HoldStore.end(hold, outcome: .parked, at: now, sql: sql) }
-            return (try await require(id), nil)
+            let parked = try await store.write { sql in
+                _ = try await HoldStore.end(hold, outcome: .parked, at: now, sql: sql)
+                return try await require(id, sql: sql)
+            }
+            return (parked, nil)
         }
         let user = try await accounts.user(id: principal.userId)
         let permits = user?.permitSet ?? []
         guard let zone = try await timeZone(siteId: hold.siteId) else { throw Problem.internalError }
         let moment = PermitCheck.localMoment(of: now, timeZone: zone)
         let isPostgres = isPostgres
-        let (nextId, lots) = try await store.write { sql in
+        let (answered, next, lots) = try await store.write { sql -> (HoldRow, HoldRow?, [Components.Schemas.LotOccupancy]) in
             try await lockLive(sql)
             // Read under the lock, so the spot chosen is still free when it is claimed.
             let candidates = try await freeCandidates(siteId: hold.siteId, sql: sql)
@@ -115,16 +132,17 @@ struct HoldService: Sendable {
                   let change = try await claim(ref, sql: sql, at: now)
             else {
                 _ = try await HoldStore.end(hold, outcome: .nothingFree, at: now, sql: sql)
-                return (String?.none, [Components.Schemas.LotOccupancy]())
+                return (try await require(id, sql: sql), nil, [])
             }
             let nextId = UUID().uuidString.lowercased()
             _ = try await HoldStore.end(hold, outcome: .moved, movedTo: nextId, at: now, sql: sql)
             try await insert(id: nextId, userId: principal.userId, spot: ref, createdAt: now,
                              expiresAt: Date(millis: hold.expiresAt), warning: nil, sql: sql)
-            return (nextId, try await SpotChanges.record([change], sql: sql, isPostgres: isPostgres, now: now))
+            let lots = try await SpotChanges.record([change], sql: sql, isPostgres: isPostgres, now: now)
+            return (try await require(id, sql: sql), try await require(nextId, sql: sql), lots)
         }
         published(lots)
-        return (try await require(id), try await nextId.asyncMap(require))
+        return (answered, next)
     }
 
     /// Ends every open hold whose time is up (SpotMe 7.1.2): a spot still held is free again.
@@ -190,8 +208,8 @@ struct HoldService: Sendable {
         live.poke()
     }
 
-    private func require(_ id: String) async throws -> HoldRow {
-        guard let row = try await HoldStore.hold(id: id, sql: store.sql) else { throw Problem.notFound("hold") }
+    private func require(_ id: String, sql: any SQLDatabase) async throws -> HoldRow {
+        guard let row = try await HoldStore.hold(id: id, sql: sql) else { throw Problem.notFound("hold") }
         return row
     }
 
@@ -205,7 +223,7 @@ struct HoldService: Sendable {
 
     private func spotInfo(_ spotId: String) async throws -> SpotInfo? {
         guard let r = try await store.sql.raw("""
-            SELECT s.id, s.lot_id, s.ordinal, s.category, s.center_lat, s.center_lon, l.site_id, l.permit_rules, t.time_zone
+            SELECT s.id, s.lot_id, s.ordinal, s.category, s.state, s.center_lat, s.center_lon, l.site_id, l.permit_rules, t.time_zone
             FROM spots s JOIN lots l ON l.id = s.lot_id JOIN sites t ON t.id = l.site_id WHERE s.id = \(bind: spotId)
             """).first(),
             let zone = TimeZone(identifier: try r.decode(column: "time_zone", as: String.self))
@@ -217,7 +235,8 @@ struct HoldService: Sendable {
                                longitude: try r.decode(column: "center_lon", as: Double.self)),
             category: SpotCategory(rawValue: try r.decode(column: "category", as: String.self)) ?? .regular,
             rules: try StoredPermitRule.rules(try r.decode(column: "permit_rules", as: String.self)),
-            timeZone: zone)
+            timeZone: zone,
+            state: try r.decode(column: "state", as: String.self).first.flatMap(SpotState.init(code:)) ?? .unknown)
     }
 
     private func timeZone(siteId: String) async throws -> TimeZone? {
@@ -245,12 +264,5 @@ struct HoldService: Sendable {
                 rules: rulesByLot[lotId] ?? [])
             return (candidate, SpotRef(spotId: id, lotId: lotId, siteId: siteId, ordinal: try r.decode(column: "ordinal", as: Int.self)))
         }
-    }
-}
-
-extension Optional {
-    func asyncMap<U>(_ transform: (Wrapped) async throws -> U) async rethrows -> U? {
-        guard let self else { return nil }
-        return try await transform(self)
     }
 }

@@ -37,9 +37,11 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
 
     switch config.database {
     case .sqlite(let path):
-        app.databases.use(.sqlite(.file(path), sqlLogLevel: nil), as: .sqlite)
+        // One connection per event loop, and every write waits for the one writer: under a
+        // burst a request may wait longer than the default 10 s for a connection.
+        app.databases.use(.sqlite(.file(path), connectionPoolTimeout: .seconds(30), sqlLogLevel: nil), as: .sqlite)
     case .postgres(let url):
-        app.databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: 4, sqlLogLevel: .trace), as: .psql)
+        app.databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: 4, connectionPoolTimeout: .seconds(30), sqlLogLevel: .trace), as: .psql)
     }
     let store = SQLStore(database: app.db)
     if !store.isPostgres {
@@ -103,7 +105,8 @@ private func makeServices(app: Application, store: SQLStore, config: WaymarkConf
     let accountQueries = AccountQueries(store: store)
     let throttles = Throttles(store: store)
     let hasher = try PasswordHasher(cost: config.passwordHashCost, threadPool: app.threadPool)
-    let accounts = AccountService(store: store, queries: accountQueries, hasher: hasher, throttles: throttles, now: now)
+    let accounts = AccountService(store: store, queries: accountQueries, hasher: hasher, throttles: throttles, now: now,
+                                  identityLimit: config.identityLimitPerAddress)
     let mailer: (any Mailer)? = config.smtp.host == nil ? nil : SMTPMailer(settings: config.smtp, group: app.eventLoopGroup)
     let parking = ParkingQueries(store: store)
     let document = openAPIDocument()

@@ -51,6 +51,7 @@ struct ProblemMiddleware: AsyncMiddleware {
             return problem
         case let serverError as ServerError:
             if let problem = serverError.underlyingError as? Problem { return problem }
+            if serverError.underlyingError is ConnectionPoolTimeoutError { return problem(for: serverError.underlyingError) }
             let status = Int(serverError.httpStatus.code)
             guard (400..<500).contains(status) else { return .internalError }
             return problem(status: status, detail: describe(serverError))
@@ -60,6 +61,12 @@ struct ProblemMiddleware: AsyncMiddleware {
             return problem(status: status, detail: abort.reason)
         case is DecodingError:
             return .badRequest("The body is not valid JSON for this operation.")
+        case ConnectionPoolTimeoutError.connectionRequestTimeout:
+            // Every database connection stayed busy for the whole pool timeout: overload,
+            // which a client should retry, not a fault.
+            var busy = Problem.unavailable("The server is busy; try again in a moment.")
+            busy.retryAfter = 1
+            return busy
         default:
             return .internalError
         }

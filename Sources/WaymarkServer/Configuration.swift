@@ -55,6 +55,9 @@ public struct WaymarkConfiguration: Sendable {
     /// Behind a reverse proxy, the client address (sign-in throttling) comes from the first
     /// `X-Forwarded-For` entry; otherwise from the connection, and the header is ignored.
     public var trustForwardedFor = false
+    /// New guest identities and accounts per client address and 10 minutes. A campus behind
+    /// one NAT address needs more than the default; so does a fuzzer.
+    public var identityLimitPerAddress = 60
 
     public init() {}
 
@@ -74,6 +77,7 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_TILE_ATTRIBUTION"] { c.tileAttribution = v }
         if let v = env["WAYMARK_TILE_MAX_ZOOM"].flatMap(Int.init) { c.tileMaxZoom = v }
         if let v = env["WAYMARK_PASSWORD_COST"].flatMap(Int.init) { c.passwordHashCost = v }
+        if let v = env["WAYMARK_IDENTITY_LIMIT"].flatMap(Int.init), v > 0 { c.identityLimitPerAddress = v }
         if let v = env["WAYMARK_TRUST_FORWARDED_FOR"] { c.trustForwardedFor = Self.truthy(v) }
         if let v = env["WAYMARK_SMTP_HOST"], !v.isEmpty { c.smtp.host = v }
         if let v = env["WAYMARK_SMTP_PORT"].flatMap(Int.init) { c.smtp.port = v }

@@ -11,10 +11,10 @@ struct AccountService: Sendable {
     let hasher: PasswordHasher
     let throttles: Throttles
     let now: @Sendable () -> Date
-
-    /// Per client address, to keep one machine from filling the database with identities.
-    static let deviceLimit = (count: 60, window: 600.0)
-    static let registrationLimit = (count: 30, window: 600.0)
+    /// New identities per client address and `identityWindow`, to keep one machine from
+    /// filling the database with them; registrations count half as many.
+    var identityLimit = 60
+    static let identityWindow: TimeInterval = 600
 
     struct SignedIn: Sendable {
         var session: Sessions.Issued
@@ -25,7 +25,7 @@ struct AccountService: Sendable {
 
     func createDevice(address: String, units: UnitPreferences = .metric) async throws -> SignedIn {
         let now = now()
-        if let until = try await throttles.rateLimited("devices:" + address, limit: Self.deviceLimit.count, window: Self.deviceLimit.window, now: now) {
+        if let until = try await throttles.rateLimited("devices:" + address, limit: identityLimit, window: Self.identityWindow, now: now) {
             throw Problem.tooManyRequests(retryAfter: Int(until.timeIntervalSince(now).rounded(.up)), "Too many new devices from this address; try again later.")
         }
         let id = UUID().uuidString.lowercased()
@@ -57,7 +57,7 @@ struct AccountService: Sendable {
         let first = try ProfileRules.name(r.firstName, field: "firstName")
         let last = try ProfileRules.name(r.lastName, field: "lastName")
         let now = now()
-        if let until = try await throttles.rateLimited("register:" + address, limit: Self.registrationLimit.count, window: Self.registrationLimit.window, now: now) {
+        if let until = try await throttles.rateLimited("register:" + address, limit: max(1, identityLimit / 2), window: Self.identityWindow, now: now) {
             throw Problem.tooManyRequests(retryAfter: Int(until.timeIntervalSince(now).rounded(.up)), "Too many registrations from this address; try again later.")
         }
         let hash = try await hasher.hash(r.password)

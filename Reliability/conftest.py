@@ -27,10 +27,11 @@ def workdir():
 @pytest.fixture(scope="module")
 def demo_server():
     """A server with the demo site, a gateway key and a real SMTP server for its mail, shared by
-    a module's tests. Passwords use a low bcrypt cost: the suite judges behaviour, not hashing."""
+    a module's tests. Passwords use a low bcrypt cost and new identities are not rate limited:
+the suite judges behaviour, not hashing speed, and the fuzzer makes thousands of guests."""
     path = pathlib.Path(tempfile.mkdtemp(prefix="waymark-rel-"))
     smtp = SMTPServer(path)
-    server = Server(path, env={**smtp.env, "WAYMARK_PASSWORD_COST": "4"})
+    server = Server(path, env={**smtp.env, "WAYMARK_PASSWORD_COST": "4", "WAYMARK_IDENTITY_LIMIT": "100000"})
     server.smtp = smtp
     server.key = server.gateway_key("reliability")
     server.start()

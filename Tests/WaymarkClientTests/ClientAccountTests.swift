@@ -1,12 +1,18 @@
 import Foundation
 import Testing
-import WaymarkClient
+@testable import WaymarkClient
 import WaymarkCore
 @testable import WaymarkServer
 
 @Suite("SDK accounts, permits and schedule against a live server (ACC-1…10, PRK-16)")
 struct ClientAccountTests {
     static func fast(_ c: inout WaymarkConfiguration) { c.passwordHashCost = 4 }
+
+    @Test("ACC-7 the SDK sends the session token to exactly the operations the server checks it on")
+    func tokenOperationsMatchServer() {
+        // Missing one here means the SDK calls a protected operation anonymously and gets 401.
+        #expect(SessionMiddleware.operations == UserAuthMiddleware.required.union(UserAuthMiddleware.optional))
+    }
 
     @Test("ACC-8 a device identity, then registration keeps its permits and schedule; the token lives in the chosen store")
     func deviceToAccount() async throws {

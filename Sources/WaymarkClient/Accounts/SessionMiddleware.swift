@@ -10,6 +10,7 @@ struct SessionMiddleware: ClientMiddleware {
         "register", "signIn", "signOut", "getMe", "updateProfile", "changeUsername", "changePassword",
         "deleteAccount", "uploadPicture", "removePicture", "getPermits", "setPermits", "getSchedule",
         "createScheduleBlock", "updateScheduleBlock", "deleteScheduleBlock", "getScheduleLotAdvice",
+        "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
     ]
 
     func intercept(

@@ -58,6 +58,9 @@ public struct WaymarkConfiguration: Sendable {
     /// New guest identities and accounts per client address and 10 minutes. A campus behind
     /// one NAT address needs more than the default; so does a fuzzer.
     public var identityLimitPerAddress = 60
+    /// Origins (`https://app.example.com`) whose web pages may call the API from a browser.
+    /// Empty, the default: only Waymark's own web app, which is same-origin.
+    public var corsOrigins: [String] = []
 
     public init() {}
 
@@ -78,6 +81,9 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_TILE_MAX_ZOOM"].flatMap(Int.init) { c.tileMaxZoom = v }
         if let v = env["WAYMARK_PASSWORD_COST"].flatMap(Int.init) { c.passwordHashCost = v }
         if let v = env["WAYMARK_IDENTITY_LIMIT"].flatMap(Int.init), v > 0 { c.identityLimitPerAddress = v }
+        if let v = env["WAYMARK_CORS_ORIGINS"] {
+            c.corsOrigins = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
         if let v = env["WAYMARK_TRUST_FORWARDED_FOR"] { c.trustForwardedFor = Self.truthy(v) }
         if let v = env["WAYMARK_SMTP_HOST"], !v.isEmpty { c.smtp.host = v }
         if let v = env["WAYMARK_SMTP_PORT"].flatMap(Int.init) { c.smtp.port = v }

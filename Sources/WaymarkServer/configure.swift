@@ -28,6 +28,10 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
     let base = app.logger.handler
     app.logger = Logger(label: app.logger.label) { _ in RedactingLogHandler(base: base) }
     app.logger.logLevel = Logger.Level(rawValue: config.logLevel) ?? .info
+    // A mistyped origin would silently lock its web app out: refuse to start instead.
+    if let bad = config.corsOrigins.first(where: { CORSMiddleware.normalise($0) == nil }) {
+        throw ConfigurationError("WAYMARK_CORS_ORIGINS: \"\(bad)\" is not an origin like https://app.example.com")
+    }
     app.http.server.configuration.hostname = config.host
     app.http.server.configuration.port = config.port
     app.http.server.configuration.serverName = "Waymark"
@@ -89,6 +93,8 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
     app.middleware = .init()
     // Outermost, so that problem responses (404s, 405s, 413s…) carry the headers too.
     app.middleware.use(SecurityHeadersMiddleware())
+    // Outside the problem middleware, so a page on an allowed origin can read problems too.
+    app.middleware.use(CORSMiddleware(origins: config.corsOrigins))
     app.middleware.use(ProblemMiddleware())
     app.middleware.use(ClientAddressMiddleware(trustForwardedFor: config.trustForwardedFor))
     app.middleware.use(MethodNotAllowedMiddleware())

@@ -6,7 +6,10 @@ database. An event counts as acknowledged when its request got HTTP 200 with out
 - every acknowledged event is reflected: its spot's (observedAt, sequence) is at least the
   acknowledged one, and re-sending it is answered `duplicate` or `stale`, never `accepted`;
 - no spot's position ever went backwards from one kill to the next;
-- every lot's counters equal the count of its spots by state (the transaction was all or nothing).
+- every lot's counters equal the count of its spots by state (the transaction was all or nothing);
+- soft holds (PRK-9), taken and cancelled by guests all the while: every acknowledged hold is
+  stored for its spot and person, every acknowledged cancel ended its hold, every hold that
+  still claims its spot has the spot held, and every held spot has exactly one such hold.
 
 SQLite always; PostgreSQL too when WAYMARK_TEST_POSTGRES_URL is set (a fresh database per run).
 
@@ -122,6 +125,87 @@ class Ingester:
                         self.anomalies.append(f"{s} ({ms}, {seq}) was {outcome}")
 
 
+class Holder:
+    """Guests that take soft holds on random spots and cancel some of them, as fast as the
+    server answers, remembering what was acknowledged (201 for a hold, 200 for a cancel)."""
+
+    def __init__(self, server: Server, spots: list[str], guests: int):
+        self.server = server
+        self.spots = spots
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.held: dict[str, tuple[str, str]] = {}  # hold id -> (spot id, user id)
+        self.cancelled: set[str] = set()
+        self.attempts = self.refused = 0
+        self.anomalies: list[str] = []
+        self.guests = []
+        for _ in range(guests):
+            r = requests.post(f"{server.url}/v1/devices", json={}, timeout=30)
+            r.raise_for_status()
+            self.guests.append((r.json()["token"], r.json()["user"]["id"]))
+        self.threads = [threading.Thread(target=self.run, args=(g, i), daemon=True) for i, g in enumerate(self.guests)]
+
+    def start(self):
+        for t in self.threads:
+            t.start()
+
+    def join(self):
+        self.stop.set()
+        for t in self.threads:
+            t.join(timeout=60)
+
+    def run(self, guest: tuple[str, str], seed: int):
+        token, user = guest
+        rng = random.Random(1000 + seed)
+        session = requests.Session()
+        headers = {"Authorization": f"Bearer {token}"}
+        while not self.stop.is_set():
+            spot = rng.choice(self.spots)
+            try:
+                r = session.post(f"{self.server.url}/v1/holds", json={"spotId": spot}, headers=headers, timeout=15)
+                with self.lock:
+                    self.attempts += 1
+                    if r.status_code == 201:
+                        self.held[r.json()["id"]] = (spot, user)
+                    elif r.status_code == 409:
+                        self.refused += 1
+                    else:
+                        self.anomalies.append(f"hold: HTTP {r.status_code}: {r.text[:200]}")
+                if r.status_code == 201 and rng.random() < 0.5:
+                    hold = r.json()["id"]
+                    c = session.delete(f"{self.server.url}/v1/holds/{hold}", headers=headers, timeout=15)
+                    with self.lock:
+                        if c.status_code == 200:
+                            self.cancelled.add(hold)
+                        else:
+                            self.anomalies.append(f"cancel: HTTP {c.status_code}: {c.text[:200]}")
+            except requests.RequestException:
+                session = requests.Session()
+                time.sleep(0.1)
+
+
+def check_holds(holder: Holder, positions: "Positions") -> list[str]:
+    with holder.lock:
+        held, cancelled = dict(holder.held), set(holder.cancelled)
+    rows = {r[0]: r[1:] for r in positions._rows("SELECT id, spot_id, user_id, ended_at, asked_at FROM holds")}
+    problems = []
+    for hold, (spot, user) in held.items():
+        if hold not in rows:
+            problems.append(f"acknowledged hold {hold} on {spot} is lost")
+        elif rows[hold][:2] != (spot, user):
+            problems.append(f"hold {hold}: acknowledged for {(spot, user)} but stored {rows[hold][:2]}")
+    problems += [f"cancelled hold {h} is not ended" for h in cancelled if h in rows and rows[h][2] == ""]
+    claiming: dict[str, list[str]] = {}
+    for hold, (spot, _, ended, asked) in rows.items():
+        if ended == "" and asked == "":
+            claiming.setdefault(spot, []).append(hold)
+    states = dict(positions._rows("SELECT id, state FROM spots WHERE state = 'h' OR id IN (SELECT spot_id FROM holds WHERE ended_at IS NULL AND asked_at IS NULL)"))
+    problems += [f"spot {spot} is claimed by {holds} but its state is {states.get(spot)!r}"
+                 for spot, holds in claiming.items() if states.get(spot) != "h" or len(holds) != 1]
+    problems += [f"spot {spot} is held with no hold claiming it" for spot, st in states.items() if st == "h" and spot not in claiming]
+    return problems
+
+
 def check_reflected(acked: dict, spots: dict) -> list[str]:
     problems = []
     for s, (ms, seq, occ) in acked.items():
@@ -151,7 +235,10 @@ def test_sigkill_during_ingest_loses_no_acknowledged_event(database, workdir):
         sensors = server.sensors()
         positions = Positions(server, pg)
         ingester = Ingester(server, sensors, env_int("WAYMARK_CRASH_THREADS", 3))
+        spot_ids = [s["id"] for lot in server.lots() for s in server.json(f"/v1/lots/{lot['id']}/spots")["spots"]]
+        holder = Holder(server, spot_ids, guests=2)
         ingester.start()
+        holder.start()
         rng = random.Random()
         previous: dict = {}
         problems: list[str] = []
@@ -167,6 +254,7 @@ def test_sigkill_during_ingest_loses_no_acknowledged_event(database, workdir):
                          if s in previous and pos < previous[s][0]]
             problems += [f"{s} lost its position {previous[s][0]}" for s in previous if s not in spots]
             problems += positions.counter_mismatches()
+            problems += check_holds(holder, positions)
             previous = spots
             t = time.monotonic()
             server.start()
@@ -174,10 +262,12 @@ def test_sigkill_during_ingest_loses_no_acknowledged_event(database, workdir):
             assert not problems, "\n".join(problems[:30])
         time.sleep(1)
         ingester.join()
+        holder.join()
         acked = dict(ingester.acked)
         spots = positions.spots()
         problems += check_reflected(acked, spots)
         problems += positions.counter_mismatches()
+        problems += check_holds(holder, positions)
 
         # Re-sending every acknowledged report changes nothing.
         resent = {"accepted": 0, "duplicate": 0, "stale": 0, "unknownSensor": 0, "invalid": 0}
@@ -195,9 +285,13 @@ def test_sigkill_during_ingest_loses_no_acknowledged_event(database, workdir):
             "kills": kills, "events_attempted": ingester.sent, "events_acknowledged": ingester.acknowledged,
             "sensors_verified": len(acked), "requests_cut_by_kills": ingester.failed_requests,
             "resent": resent, "restart_seconds_max": round(max(restart_seconds, default=0), 2),
-            "seconds": round(time.monotonic() - started, 1), "anomalies": len(ingester.anomalies)})
+            "holds_attempted": holder.attempts, "holds_acknowledged": len(holder.held),
+            "holds_refused_not_free": holder.refused, "cancels_acknowledged": len(holder.cancelled),
+            "seconds": round(time.monotonic() - started, 1), "anomalies": len(ingester.anomalies) + len(holder.anomalies)})
         assert not problems, "\n".join(problems[:30])
         assert not ingester.anomalies, "\n".join(ingester.anomalies[:30])
+        assert not holder.anomalies, "\n".join(holder.anomalies[:30])
+        assert holder.held, "no hold was acknowledged"
         assert resent["accepted"] == 0 and resent["duplicate"] + resent["stale"] == len(acked), resent
         assert ingester.acknowledged > 0
     finally:

@@ -54,6 +54,18 @@ struct HoldTests {
             #expect(Array(try await ctx.states(lotId: lot.id))[3] == "f", "the spot is free again")
             #expect(try await ctx.lotCount(lot.id, "held") == 0)
             #expect(try await ctx.call(.POST, "/v1/holds", token: other.token, json: ["spotId": lot.spots[3]]).status == .created)
+
+            // A person's request sent several times at once (a flaky network retrying) makes
+            // one hold, not a chain of holds replacing each other.
+            let asks = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+                for _ in 0..<8 { group.addTask { try await ctx.call(.POST, "/v1/holds", token: guest.token, json: ["spotId": lot.spots[5]]) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(asks.allSatisfy { $0.status == .created })
+            #expect(Set(asks.compactMap { $0.json["id"] as? String }).count == 1)
+            let mine = try await ctx.call(.GET, "/v1/holds", token: guest.token)
+            let replacedOnes = (mine.json["holds"] as? [[String: Any]] ?? []).filter { $0["outcome"] as? String == "replaced" }
+            #expect(replacedOnes.isEmpty)
         }
     }
 

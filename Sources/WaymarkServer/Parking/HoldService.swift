@@ -45,14 +45,18 @@ struct HoldService: Sendable {
             required: SoftHold.requiredPermits(category: spot.category, rules: spot.rules, weekday: moment.weekday, minute: moment.minute),
             holding: user.permitSet)
         let isPostgres = isPostgres
-        let (hold, lots) = try await store.write { sql in
+        let (hold, lots) = try await store.write { sql -> (HoldRow, [Components.Schemas.LotOccupancy]) in
             try await lockLive(sql)
             var changes: [SpotChange] = []
             // One hold per person: a new one ends the earlier one, in the same transaction, so
             // a refused request leaves the earlier hold as it was.
-            if let earlier = try await HoldStore.open(userId: principal.userId, sql: sql),
-               let change = try await HoldStore.end(earlier, outcome: .replaced, at: now, sql: sql) {
-                changes.append(change)
+            if let earlier = try await HoldStore.open(userId: principal.userId, sql: sql) {
+                // The same person asking twice at once for one spot: the second ask is a retry,
+                // answered with the hold the first made, not a replacement of it.
+                if earlier.spotId == spotId, earlier.status == .active { return (earlier, []) }
+                if let change = try await HoldStore.end(earlier, outcome: .replaced, at: now, sql: sql) {
+                    changes.append(change)
+                }
             }
             guard let change = try await claim(spot.ref, sql: sql, at: now) else {
                 throw Self.notFree

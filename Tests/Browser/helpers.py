@@ -207,7 +207,13 @@ class Accounts:
         return self.app.js("return window.waymark.account()")
 
     def wait_view(self, name: str, timeout: float = 15) -> None:
-        self.app.wait(lambda: self.state()["view"] == name, timeout=timeout, message=f"Accounts screen {name}")
+        """Waits for the screen and for the panel to stop sliding in: a click while it moves
+        lands where the button was a frame ago, or on nothing."""
+        self.app.wait(lambda: self.state()["view"] == name and self.settled(), timeout=timeout, message=f"Accounts screen {name}")
+
+    def settled(self) -> bool:
+        return self.app.js("const p = document.getElementById('accounts');"
+                           "return !p.classList.contains('entering') && p.getAnimations().length === 0")
 
     def open(self) -> None:
         self.app.button("Account").click()

@@ -16,5 +16,6 @@ func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfig
             GatewayAuthMiddleware(keys: services.gateways, now: services.now),
             UserAuthMiddleware(sessions: services.sessions, now: services.now),
             GatewayBodyMiddleware(maxBytes: config.maxBodyBytes),
+            OptionalNullMiddleware(maxBytes: config.maxBodyBytes),
         ])
 }

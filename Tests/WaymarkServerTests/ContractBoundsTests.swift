@@ -64,6 +64,35 @@ struct ContractBoundsTests {
         }
     }
 
+    @Test("QLT-2 ACC-10 PRK-16 null for an optional field, a repeated permit and an overlong password are 400 and change nothing",
+          arguments: [TestDatabase.sqlite])
+    func userBodies(db: TestDatabase) async throws {
+        try await TestApp.with(db, configure: fastHashing) { ctx in
+            let me = try await ctx.device()
+            let nulls: [(HTTPMethod, String, [String: Any])] = [
+                (.PUT, "/v1/me/profile", ["units": NSNull()]),
+                (.PUT, "/v1/me/profile", ["about": NSNull(), "firstName": "Ann"]),
+                (.POST, "/v1/me/schedule/blocks", ["weekday": 2, "startSlot": 10, "endSlot": 12, "lotId": NSNull()]),
+                (.POST, "/v1/accounts", ["username": "nullish", "password": TestContext.password, "email": NSNull()]),
+                (.POST, "/v1/me/deletion", ["password": NSNull()]),
+            ]
+            for (method, path, body) in nulls {
+                let res = try await ctx.call(method, path, token: me.token, json: body)
+                #expect(res.status == .badRequest, "\(path) \(body)")
+                #expect((res.json["detail"] as? String)?.contains("must not be null") == true)
+            }
+            // Members the contract does not name are still ignored, null or not.
+            #expect(try await ctx.call(.PUT, "/v1/me/profile", token: me.token, json: ["about": "hi", "x": NSNull()]).status == .ok)
+            #expect(try await ctx.call(.PUT, "/v1/me/permits", token: me.token, json: ["permits": ["black", "black"]]).status == .badRequest)
+            #expect(try await ctx.call(.POST, "/v1/me/deletion", token: me.token, json: ["password": String(repeating: "p", count: 257)]).status == .badRequest)
+            let after = try await ctx.call(.GET, "/v1/me", token: me.token)
+            #expect(after.status == .ok, "the guest still exists")
+            #expect(after.json["permits"] as? [String] == [])
+            let blocks = try await ctx.call(.GET, "/v1/me/schedule", token: me.token).json["blocks"] as? [Any]
+            #expect(blocks?.isEmpty == true)
+        }
+    }
+
     @Test("PRK-2 every RFC 3339 date-time is read, and nothing else")
     func rfc3339() throws {
         let t = WaymarkDateTranscoder()

@@ -22,7 +22,8 @@ public enum PasswordPolicy {
     public static func failures(_ password: String) -> [Rule] {
         var failed: [Rule] = []
         if password.count < minimumLength { failed.append(.length) }
-        if password.count > maximumLength { failed.append(.maximumLength) }
+        // Counted as the contract's maxLength counts: code points, not what a reader sees.
+        if password.unicodeScalars.count > maximumLength { failed.append(.maximumLength) }
         if !password.contains(where: \.isUppercase) { failed.append(.upperCase) }
         if !password.contains(where: \.isNumber) { failed.append(.digit) }
         if !password.contains(where: { !$0.isLetter && !$0.isNumber && !$0.isWhitespace }) { failed.append(.symbol) }

@@ -63,6 +63,10 @@ extension APIHandler {
     func deleteAccount(_ input: Operations.DeleteAccount.Input) async throws -> Operations.DeleteAccount.Output {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()
+        // Checked for guests too, who need no password: a malformed request is refused alike.
+        if let password = body.password, password.unicodeScalars.count > PasswordPolicy.maximumLength {
+            throw Problem.badRequest("password is at most \(PasswordPolicy.maximumLength) characters.")
+        }
         try await services.accounts.delete(me, password: body.password)
         return .noContent(.init())
     }
@@ -117,7 +121,7 @@ extension APIHandler {
     func setPermits(_ input: Operations.SetPermits.Input) async throws -> Operations.SetPermits.Output {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()
-        guard body.permits.count <= Permit.allCases.count else { throw Problem.badRequest("At most one of each permit.") }
+        guard body.permits.count == Set(body.permits).count else { throw Problem.badRequest("Each permit at most once.") }
         let permits = Set(body.permits.compactMap { Permit(rawValue: $0.rawValue) })
         let saved = try await services.profiles.setPermits(me, permits)
         return .ok(.init(body: .json(.init(permits: AccountMapping.permits(saved)))))

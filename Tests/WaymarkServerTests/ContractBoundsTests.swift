@@ -93,6 +93,53 @@ struct ContractBoundsTests {
         }
     }
 
+    @Test("QLT-2 every optional field of a JSON request body in the contract is checked for null")
+    func optionalNullTableMatchesContract() throws {
+        let lines = openAPIDocument().components(separatedBy: "\n")
+        #expect(!lines.isEmpty)
+        func indent(_ line: String) -> Int { line.prefix { $0 == " " }.count }
+        /// The properties of a component schema and its required list, read from the YAML text.
+        func schema(_ name: String) -> (properties: Set<String>, required: Set<String>) {
+            guard let start = lines.firstIndex(of: "    \(name):") else { return ([], []) }
+            var properties: Set<String> = [], required: Set<String> = []
+            var inProperties = false
+            for line in lines[(start + 1)...] {
+                if !line.trimmingCharacters(in: .whitespaces).isEmpty, indent(line) <= 4 { break }
+                if indent(line) == 6 {
+                    inProperties = line.hasPrefix("      properties:")
+                    if line.hasPrefix("      required: [") {
+                        let list = line.dropFirst("      required: [".count).prefix { $0 != "]" }
+                        required = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+                    }
+                } else if inProperties, indent(line) == 8, let colon = line.firstIndex(of: ":") {
+                    properties.insert(line[line.index(line.startIndex, offsetBy: 8)..<colon].trimmingCharacters(in: .whitespaces))
+                }
+            }
+            return (properties, required)
+        }
+        var expected: [String: [String]] = [:]
+        var operation: String?
+        var inRequestBody = false, inJSONBody = false
+        for line in lines {
+            let t = line.trimmingCharacters(in: .whitespaces)
+            if t.hasPrefix("operationId: ") { operation = String(t.dropFirst("operationId: ".count)); inRequestBody = false; inJSONBody = false }
+            if t == "requestBody:" { inRequestBody = true; inJSONBody = false }
+            if t.hasPrefix("responses:") { inRequestBody = false; inJSONBody = false }
+            if inRequestBody, t == "application/json:" { inJSONBody = true }
+            if inJSONBody, let op = operation, t.hasPrefix("schema: { $ref: '#/components/schemas/"),
+               !GatewayAuthMiddleware.operations.contains(op) {
+                let name = String(t.dropFirst("schema: { $ref: '#/components/schemas/".count).prefix { $0 != "'" })
+                let s = schema(name)
+                #expect(!s.properties.isEmpty, "schema \(name) of \(op)")
+                let optional = s.properties.subtracting(s.required)
+                if !optional.isEmpty { expected[op] = optional.sorted() }
+                inJSONBody = false
+            }
+        }
+        #expect(expected.count >= 5)
+        #expect(expected == OptionalNullMiddleware.optionalFields.mapValues { $0.sorted() })
+    }
+
     @Test("PRK-2 every RFC 3339 date-time is read, and nothing else")
     func rfc3339() throws {
         let t = WaymarkDateTranscoder()

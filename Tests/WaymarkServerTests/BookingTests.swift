@@ -39,6 +39,8 @@ struct BookingTests {
             #expect(minor(q.json["total"]) == 780)
             #expect((q.json["days"] as? [Any])?.count == 1)
             #expect(q.json["available"] as? Bool == true)
+            #expect(q.json["bookable"] as? Bool == true)
+            #expect(q.json["problem"] == nil)
             #expect(q.json["spacesLeft"] as? Int == 5)
             // Saturday 22:00 to Sunday 02:00 touches two site-local days: 2 × ($3.00 + 60 × 4¢).
             let overnight = try await quote(ctx, lot, T.local(day: 21, 22), T.local(day: 22, 2))
@@ -79,6 +81,10 @@ struct BookingTests {
             #expect(notBookable.problemType == "lot-not-bookable")
             #expect(try await ctx.book(me.token, lot: UUID().uuidString, Self.thu10, Self.thu13).status == .notFound)
             #expect(try await ctx.book(me.token, lot: "../lots", Self.thu10, Self.thu13).status == .notFound)
+            var extra = ["lotId": lot, "start": T.iso(Self.thu10), "end": T.iso(Self.thu13)]
+            extra["note"] = "x"
+            #expect(try await ctx.call(.POST, "/v1/bookings", token: me.token, json: extra).status == .badRequest,
+                    "the contract allows no other properties")
             #expect(try await quote(ctx, UUID().uuidString, Self.thu10, Self.thu13).status == .notFound)
             let invalid: [(Date, Date, String)] = [
                 (Self.thu13, Self.thu10, "end after"),
@@ -93,7 +99,12 @@ struct BookingTests {
                 #expect(r.status == .badRequest, "\(why)")
                 #expect(r.problemType == "booking-range-invalid", "\(why)")
                 #expect((r.json["detail"] as? String)?.contains(why) == true, "\(why): \(r.json["detail"] ?? "")")
-                #expect(try await quote(ctx, lot, start, end).status == .badRequest, "\(why)")
+                let q = try await quote(ctx, lot, start, end)
+                #expect(q.status == .ok, "\(why): a quote answers why")
+                #expect(q.json["bookable"] as? Bool == false, "\(why)")
+                #expect(q.json["available"] as? Bool == false, "\(why)")
+                #expect(q.json["total"] == nil, "\(why)")
+                #expect((q.json["problem"] as? [String: Any])?["type"] as? String == "https://waymark.dev/problems/booking-range-invalid", "\(why)")
             }
 
             // Not enough money: nothing is booked and nothing moves.
@@ -228,6 +239,28 @@ struct BookingTests {
         }
     }
 
+    @Test("PRK-12 the sweep runs on one instance at a time: while another holds the job's lock it skips", arguments: TestDatabase.available)
+    func oneSweeper(db: TestDatabase) async throws {
+        try await TestApp.with(db, configure: bookingConfig) { ctx in
+            let lot = try await ctx.lotId("L")
+            let me = try #require(try await ctx.members(1, cents: 1000).first)
+            try await ctx.book(me.token, lot: lot, T.local(day: 18, 10), T.local(day: 18, 11))
+            ctx.clock.set(T.local(day: 18, 10, 15))
+            let bookings = ctx.services.bookings
+            if ctx.services.store.isPostgres {
+                let (locked, meanwhile) = try await ctx.services.store.write { sql -> (Bool, BookingService.Sweep) in
+                    let locked = try await AdvisoryLocks.tryLockJob(AdvisoryLocks.bookingSweep, sql: sql)
+                    return (locked, try await bookings.sweep())
+                }
+                #expect(locked)
+                #expect(meanwhile == .init(forfeited: 0, completed: 0, skipped: true))
+            }
+            #expect(try await bookings.sweep() == .init(forfeited: 1, completed: 0))
+            #expect(try await bookings.sweep() == .init(forfeited: 0, completed: 0), "nothing is forfeited twice")
+            try await ctx.checkLedger()
+        }
+    }
+
     @Test("PRK-12 200 simultaneous bookings for the last 5 spaces: exactly 5 are booked and charged", arguments: TestDatabase.available)
     func capacityUnderConcurrency(db: TestDatabase) async throws {
         try await TestApp.with(db, configure: bookingConfig) { ctx in
@@ -302,6 +335,10 @@ struct BookingTests {
             try await ctx.topUp(other.token, cents: 2000)
             #expect(try await ctx.book(other.token, lot: lot, Self.thu10, Self.thu13, key: "b-1").json["id"] as? String
                     != bookings[0].json["id"] as? String)
+            // Taken as sent: "%41" is not "A", and "a+b" is not "a b".
+            let encoded = try await ctx.book(me.token, lot: lot, Self.thu10, Self.thu13, key: "b%2D1+x")
+            #expect(encoded.status == .created)
+            #expect(encoded.json["id"] as? String != bookings[0].json["id"] as? String)
             let badKey = try await ctx.book(me.token, lot: lot, Self.thu10, Self.thu13, key: "has space")
             #expect(badKey.status == .badRequest)
             #expect(try await ctx.book(me.token, lot: lot, Self.thu10, Self.thu13, key: String(repeating: "k", count: 129)).status == .badRequest)

@@ -13,7 +13,8 @@ public typealias BookingQuote = Components.Schemas.BookingQuote
 /// offline (PRK-19): the server answers with the booking the first attempt made and charges
 /// once. A new booking needs a new key.
 extension WaymarkClient {
-    /// The price of a range and whether a booked space is free then; needs no sign-in.
+    /// The price of a range and whether a booked space is free then; needs no sign-in. A range
+    /// that cannot be booked comes back with `bookable == false` and the reason in `problem`.
     public func quoteBooking(lotId: String, start: Date, end: Date) async throws -> BookingQuote {
         let output = try await call { try await client.quoteBooking(path: .init(lotId: lotId), query: .init(start: start, end: end)) }
         guard case .ok(let ok) = output else { throw Self.unexpected }

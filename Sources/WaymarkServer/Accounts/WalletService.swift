@@ -74,11 +74,17 @@ struct WalletService: Sendable {
                 }
                 return try await result(userId: userId, transactionId: transaction.id, currency: amount.currency, sql: sql)
             }
-        } catch {
+        } catch let problem as Problem where problem.type == Self.walletLimitType {
+            // Another top-up filled the wallet meanwhile: give this charge back. Other failures
+            // keep the charge, since a retry with the same key gets the same payment from the
+            // provider and credits it then; voiding it could undo a charge another request of
+            // the same key has credited.
             try? await provider.void(paymentId: paymentId)
-            throw error
+            throw problem
         }
     }
+
+    private static let walletLimitType = Problem.conflict("wallet-limit", "").type
 
     private static func check(_ amount: Money, onto balance: Money) throws {
         do throws(WalletRules.TopUpError) {

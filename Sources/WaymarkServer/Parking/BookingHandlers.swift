@@ -79,12 +79,14 @@ enum BookingMapping {
 
     static func quote(_ q: BookingService.Quote) -> Components.Schemas.BookingQuote {
         .init(
-            lotId: q.lotId, start: q.range.start, end: q.range.end, total: money(q.price.total),
-            days: q.price.days.map {
+            lotId: q.lotId, start: q.range.start, end: q.range.end, bookable: q.price != nil,
+            problem: q.problem.map { .init(_type: $0.type, title: $0.title, status: $0.status, detail: $0.detail) },
+            total: q.price.map { money($0.total) },
+            days: q.price?.days.map {
                 .init(dayStart: $0.dayStart, minutes: $0.minutes, chargedUnits: $0.chargedUnits,
                       fee: money($0.fee), timeCharge: money($0.timeCharge), total: money($0.total))
             },
-            available: q.spacesLeft > 0, spacesLeft: q.spacesLeft)
+            available: q.price != nil && q.spacesLeft > 0, spacesLeft: q.spacesLeft)
     }
 
     static func offer(capacity: Int, tariff: String?) throws -> Components.Schemas.LotBookingOffer? {

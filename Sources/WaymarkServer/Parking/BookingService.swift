@@ -18,17 +18,26 @@ struct BookingService: Sendable {
     struct Quote: Sendable {
         var lotId: String
         var range: BookingRange
-        var price: PriceQuote
+        /// nil when the range cannot be booked; `problem` says why.
+        var price: PriceQuote?
+        var problem: Problem?
         var spacesLeft: Int
     }
 
+    /// A range that cannot be booked is an answer here, not an error: a booking screen asks
+    /// while the driver is still choosing the time.
     func quote(lotId: String, range: BookingRange) async throws -> Quote {
         let now = now()
         let sql = store.sql
-        let (offer, price) = try await priced(lotId: lotId, range: range, now: now, sql: sql)
+        let offer: LotOfferRow, price: PriceQuote
+        do {
+            (offer, price) = try await priced(lotId: lotId, range: range, now: now, sql: sql)
+        } catch let problem as Problem where problem.type == Self.invalidRange("").type {
+            return Quote(lotId: lotId, range: range, price: nil, problem: problem, spacesLeft: 0)
+        }
         let holding = try await BookingStore.competing(lotId: lotId, range: range, sql: sql).filter { $0.holdsSpace(at: now) }
         let peak = BookingCapacity.peak(of: holding.map(\.range), within: range)
-        return Quote(lotId: lotId, range: range, price: price, spacesLeft: max(0, offer.capacity - peak))
+        return Quote(lotId: lotId, range: range, price: price, problem: nil, spacesLeft: max(0, offer.capacity - peak))
     }
 
     func create(_ principal: Principal, lotId: String, range: BookingRange, idempotencyKey: String?) async throws -> BookingRow {

@@ -14,10 +14,13 @@ enum IdempotencyKeys {
     /// Kept this long; a queue that has been offline for longer starts over.
     static let retention: TimeInterval = 30 * 86_400
 
-    /// The header as sent, checked against the contract's bounds.
+    static let maxLength = 128
+
+    /// The header as sent (`RawHeaderMiddleware` keeps it from being percent-decoded), checked
+    /// against the contract's bounds.
     static func validated(_ key: String?) throws -> String? {
         guard let key else { return nil }
-        guard (1...128).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+        guard (1...maxLength).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw Problem.badRequest("Idempotency-Key is 1 to 128 printable ASCII characters without spaces.")
         }
         return key

@@ -239,7 +239,13 @@ struct BookingTests {
         }
     }
 
-    @Test("PRK-12 the sweep runs on one instance at a time: while another holds the job's lock it skips", arguments: TestDatabase.available)
+    /// Records what `BookingService` tells watchers.
+    actor ReleasedSpaces: BookingObserver {
+        var lots: [String] = []
+        func spacesReleased(_ bookings: [Booking]) { lots += bookings.map(\.lotId) }
+    }
+
+    @Test("PRK-12 the sweep runs on one instance at a time: while another holds the job's lock it skips; watchers hear of released spaces", arguments: TestDatabase.available)
     func oneSweeper(db: TestDatabase) async throws {
         try await TestApp.with(db, configure: bookingConfig) { ctx in
             let lot = try await ctx.lotId("L")
@@ -255,8 +261,14 @@ struct BookingTests {
                 #expect(locked)
                 #expect(meanwhile == .init(forfeited: 0, completed: 0, skipped: true))
             }
-            #expect(try await bookings.sweep() == .init(forfeited: 1, completed: 0))
-            #expect(try await bookings.sweep() == .init(forfeited: 0, completed: 0), "nothing is forfeited twice")
+            // Watchers (PRK-15) hear of the released space once the forfeit has committed.
+            let watcher = ReleasedSpaces()
+            var watched = bookings
+            watched.observers = [watcher]
+            #expect(try await watched.sweep() == .init(forfeited: 1, completed: 0))
+            #expect(await watcher.lots == [lot])
+            #expect(try await watched.sweep() == .init(forfeited: 0, completed: 0), "nothing is forfeited twice")
+            #expect(await watcher.lots == [lot])
             try await ctx.checkLedger()
         }
     }

@@ -96,8 +96,9 @@ enum FullertonCampus {
         rules: ["During stack parking (first two weeks of term) keys must be left with the attendant",
                 "No overnight parking", "Head-in parking only"],
         address: "State College Blvd, north of the Student Recreation Center, Fullerton, CA 92831",
+        // A flat day rate a little above the pay station's daily maximum: the space is certain.
         booking: BookingOffer(capacity: 60, pricing: LotPricing(
-            currency: "USD", dailyFeeMinor: 800, includedMinutesPerDay: 1_440, hours: [.allDayEveryDay])))
+            currency: "USD", dailyFeeMinor: 1_200, includedMinutesPerDay: 1_440, hours: [.allDayEveryDay])))
 
     static let lotD = LotPlan(
         code: "D", name: "Lot D", kind: .surface, levels: 1,

@@ -270,7 +270,7 @@ struct AccountTests {
             let future = try await ctx.book(gone.token, lot: lot, TestContext.local(day: 20, 10), TestContext.local(day: 20, 12), key: "mia-1")
             let futureId = try #require(future.json["id"] as? String)
             let cancelled = try #require(try await ctx.book(gone.token, lot: lot, TestContext.local(day: 21, 10), TestContext.local(day: 21, 11)).json["id"] as? String)
-            #expect(try await ctx.call(.DELETE, "/v1/bookings/\(cancelled)", token: gone.token).status == .ok)
+            #expect(try await ctx.call(.POST, "/v1/bookings/\(cancelled)/cancel", token: gone.token).status == .ok)
             try await ctx.topUp(stays.token, cents: 2000)
             try await ctx.book(stays.token, lot: lot, TestContext.local(day: 20, 10), TestContext.local(day: 20, 12))
             try await ctx.call(.PUT, "/v1/me/permits", token: gone.token, json: ["permits": ["green"]])

@@ -166,11 +166,11 @@ struct BookingTests {
             #expect(history.map { minor($0["amount"]) } == [480, -480, -300, 2000])
             #expect(history.map { $0["movement"] as? String } == ["modificationSettlement", "modificationSettlement", "bookingPayment", "topUp"])
 
-            let cancelled = try await ctx.call(.DELETE, "/v1/bookings/\(id)", token: me.token)
+            let cancelled = try await ctx.call(.POST, "/v1/bookings/\(id)/cancel", token: me.token)
             #expect(cancelled.status == .ok)
             #expect(cancelled.json["state"] as? String == "cancelled")
             #expect(try await ctx.balance(me.token) == 2000, "the whole net payment came back")
-            #expect(try await ctx.call(.DELETE, "/v1/bookings/\(id)", token: me.token).status == .ok, "cancelling again is harmless")
+            #expect(try await ctx.call(.POST, "/v1/bookings/\(id)/cancel", token: me.token).status == .ok, "cancelling again is harmless")
             #expect(try await ctx.balance(me.token) == 2000)
 
             // From the start on, neither is possible.
@@ -181,8 +181,8 @@ struct BookingTests {
                                              json: ["start": T.iso(Self.thu10), "end": T.iso(Self.thu13)])
             #expect(started.status == .conflict)
             #expect(started.problemType == "booking-started")
-            #expect(try await ctx.call(.DELETE, "/v1/bookings/\(laterId)", token: me.token).problemType == "booking-started")
-            #expect(try await ctx.call(.DELETE, "/v1/bookings/\(id)", token: me.token).json["state"] as? String == "cancelled")
+            #expect(try await ctx.call(.POST, "/v1/bookings/\(laterId)/cancel", token: me.token).problemType == "booking-started")
+            #expect(try await ctx.call(.POST, "/v1/bookings/\(id)/cancel", token: me.token).json["state"] as? String == "cancelled")
             try await ctx.checkLedger()
         }
     }
@@ -225,7 +225,7 @@ struct BookingTests {
             #expect(lines.first?["movement"] as? String == "forfeit")
             #expect(minor(lines.first?["amount"]) == 0)
             #expect(minor(lines.first?["balanceAfter"]) == 700)
-            #expect(try await ctx.call(.DELETE, "/v1/bookings/\(ids[2])", token: members[2].token).status == .conflict)
+            #expect(try await ctx.call(.POST, "/v1/bookings/\(ids[2])/cancel", token: members[2].token).status == .conflict)
 
             // Three spaces were released for the rest of the hour.
             #expect(try await quote(ctx, lot, T.local(day: 18, 10, 20), end).json["spacesLeft"] as? Int == 3)
@@ -371,7 +371,7 @@ struct BookingTests {
             let change: [String: Any] = ["start": T.iso(Self.thu10), "end": T.iso(T.local(day: 19, 11))]
             let operations: [(HTTPMethod, String, [String: Any]?)] = [
                 (.GET, "/v1/bookings/\(id)", nil), (.PATCH, "/v1/bookings/\(id)", change),
-                (.DELETE, "/v1/bookings/\(id)", nil), (.POST, "/v1/bookings/\(id)/check-in", nil),
+                (.POST, "/v1/bookings/\(id)/cancel", nil), (.POST, "/v1/bookings/\(id)/check-in", nil),
             ]
             for (method, path, body) in operations {
                 #expect(try await ctx.call(method, path, token: thief.token, json: body).status == .notFound, "\(method) \(path)")
@@ -385,6 +385,8 @@ struct BookingTests {
                 #expect(r.problemType == "account-required", "\(path)")
             }
             #expect(try await ctx.call(.GET, "/v1/bookings/not-a-uuid", token: owner.token).status == .notFound)
+            // A cancelled booking stays in the history: cancelling is a POST, never a DELETE.
+            #expect(try await ctx.call(.DELETE, "/v1/bookings/\(id)", token: owner.token).status == .methodNotAllowed)
             #expect((try await ctx.call(.GET, "/v1/bookings", token: thief.token).json["bookings"] as? [Any])?.isEmpty == true)
             #expect(try await ctx.balance(thief.token) == 2000)
             let mine = try await ctx.call(.GET, "/v1/bookings/\(id)", token: owner.token)
@@ -426,7 +428,7 @@ struct BookingTests {
                                            json: ["start": T.iso(start), "end": T.iso(end)])
                 case 6:
                     guard let b = bookings.randomElement(using: &rng) else { continue }
-                    r = try await ctx.call(.DELETE, "/v1/bookings/\(b.id)", token: members[b.owner].token)
+                    r = try await ctx.call(.POST, "/v1/bookings/\(b.id)/cancel", token: members[b.owner].token)
                 case 7:
                     guard let b = bookings.randomElement(using: &rng) else { continue }
                     r = try await ctx.call(.POST, "/v1/bookings/\(b.id)/check-in", token: members[b.owner].token)

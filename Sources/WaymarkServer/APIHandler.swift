@@ -24,6 +24,8 @@ struct WaymarkServices: Sendable {
     let profiles: ProfileService
     let schedule: ScheduleService
     let holds: HoldService
+    let bookings: BookingService
+    let wallet: WalletService
     let passwordResets: PasswordResetService
     let throttles: Throttles
     let now: @Sendable () -> Date

@@ -61,6 +61,10 @@ public struct WaymarkConfiguration: Sendable {
     /// Origins (`https://app.example.com`) whose web pages may call the API from a browser.
     /// Empty, the default: only Waymark's own web app, which is same-origin.
     public var corsOrigins: [String] = []
+    /// Top-ups through `DemoPaymentProvider`, which credits wallets without charging anyone
+    /// (PRK-13). Off by default; on with the demo site unless WAYMARK_DEMO_PAYMENTS says otherwise.
+    /// With it off and no real provider configured, top-ups answer 503.
+    public var demoPayments = false
 
     public init() {}
 
@@ -71,6 +75,7 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_PORT"].flatMap(Int.init) { c.port = v }
         if let v = env["WAYMARK_DATABASE"] ?? env["DATABASE_URL"] { c.database = DatabaseLocation(v) }
         if let v = env["WAYMARK_DEMO"] { c.loadDemo = Self.truthy(v) }
+        c.demoPayments = env["WAYMARK_DEMO_PAYMENTS"].map(Self.truthy) ?? c.loadDemo
         if let v = env["WAYMARK_SIMULATE"] { c.simulate = Self.truthy(v) }
         if let v = env["WAYMARK_SIMULATION_SPEED"].flatMap(Double.init) { c.simulationSpeed = v }
         if let v = env["WAYMARK_MAX_BODY_BYTES"].flatMap(Int.init) { c.maxBodyBytes = v }

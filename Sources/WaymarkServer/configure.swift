@@ -76,6 +76,8 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
     if config.runJobs {
         let holds = services.holds, logger = app.logger
         background.start { await holds.run(logger: logger) }
+        let bookings = services.bookings
+        background.start { await bookings.run(logger: logger) }
     }
 
     if config.runJobs {
@@ -131,6 +133,8 @@ private func makeServices(app: Application, store: SQLStore, config: WaymarkConf
         profiles: ProfileService(store: store, queries: accountQueries, now: now),
         schedule: ScheduleService(store: store, parking: parking, accounts: accountQueries, now: now),
         holds: HoldService(store: store, accounts: accountQueries, live: live, now: now),
+        bookings: BookingService(store: store, now: now),
+        wallet: WalletService(store: store, provider: config.demoPayments ? DemoPaymentProvider() : nil, now: now),
         passwordResets: PasswordResetService(store: store, queries: accountQueries, accounts: accounts, throttles: throttles,
                                              mailer: mailer, now: now, logger: app.logger),
         throttles: throttles,

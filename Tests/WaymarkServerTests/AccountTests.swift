@@ -261,9 +261,18 @@ struct AccountTests {
 
     @Test("ACC-5 deleting an account erases every row that refers to it", arguments: TestDatabase.available)
     func deletion(db: TestDatabase) async throws {
-        try await TestApp.with(db, configure: fastHashing) { ctx in
+        try await TestApp.with(db, configure: bookingConfig) { ctx in
             let gone = try await ctx.register("mia_gone", email: "mia@example.com")
             let stays = try await ctx.register("ned")
+            // PRK-12, PRK-13: a wallet, a booking still to come, one cancelled, an idempotency key.
+            let lot = try await ctx.lotId("L")
+            #expect(try await ctx.topUp(gone.token, cents: 3000, key: "mia-top-up").status == .created)
+            let future = try await ctx.book(gone.token, lot: lot, TestContext.local(day: 20, 10), TestContext.local(day: 20, 12), key: "mia-1")
+            let futureId = try #require(future.json["id"] as? String)
+            let cancelled = try #require(try await ctx.book(gone.token, lot: lot, TestContext.local(day: 21, 10), TestContext.local(day: 21, 11)).json["id"] as? String)
+            #expect(try await ctx.call(.POST, "/v1/bookings/\(cancelled)/cancel", token: gone.token).status == .ok)
+            try await ctx.topUp(stays.token, cents: 2000)
+            try await ctx.book(stays.token, lot: lot, TestContext.local(day: 20, 10), TestContext.local(day: 20, 12))
             try await ctx.call(.PUT, "/v1/me/permits", token: gone.token, json: ["permits": ["green"]])
             try await ctx.call(.PUT, "/v1/me/profile", token: gone.token, json: ["email": "mia@example.com", "firstName": "Mia", "about": "Hello"])
             try await ctx.call(.POST, "/v1/me/schedule/blocks", token: gone.token, json: ["weekday": 2, "startSlot": 16, "endSlot": 20])
@@ -284,6 +293,14 @@ struct AccountTests {
             }
             #expect(try await ctx.call(.GET, "/v1/me", token: gone.token).status == .unauthorized)
             #expect(try await ctx.call(.GET, "/v1/me", token: stays.token).status == .ok)
+            // The booking to come was cancelled and refunded before the rows were anonymised;
+            // the ledger still balances, and the other user's booking is untouched.
+            let state = try await ctx.services.store.sql.raw("SELECT state FROM bookings WHERE id = \(bind: futureId)").first()?
+                .decode(column: "state", as: String.self)
+            #expect(state == "cancelled")
+            try await ctx.checkLedger()
+            #expect(try await ctx.balance(stays.token) == 2000 - 540)
+            #expect((try await ctx.call(.GET, "/v1/bookings", token: stays.token).json["bookings"] as? [Any])?.count == 1)
             #expect(try await ctx.signIn("mia_gone").status == .unauthorized)
             // The name is free again.
             _ = try await ctx.register("mia_gone")

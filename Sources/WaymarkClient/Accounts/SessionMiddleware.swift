@@ -11,6 +11,8 @@ struct SessionMiddleware: ClientMiddleware {
         "deleteAccount", "uploadPicture", "removePicture", "getPermits", "setPermits", "getSchedule",
         "createScheduleBlock", "updateScheduleBlock", "deleteScheduleBlock", "getScheduleLotAdvice",
         "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
+        "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
+        "getWallet", "getWalletHistory", "topUpWallet",
     ]
 
     func intercept(

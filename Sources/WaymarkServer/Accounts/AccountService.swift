@@ -235,11 +235,13 @@ struct AccountService: Sendable {
     }
 
     /// Every table with a `user_id`, children first; foreign keys would cascade, but SQLite
-    /// enforces them only when asked, so nothing is left to that.
-    static let userTables = ["sessions", "user_pictures", "schedule_blocks", "password_resets", "holds"]
+    /// enforces them only when asked, so nothing is left to that. `bookings` is not here: its
+    /// rows stay for the ledger and the lots' statistics, anonymised by `BookingService.erase`.
+    static let userTables = ["sessions", "user_pictures", "schedule_blocks", "password_resets", "holds", "idempotency_keys"]
 
     static func erase(userId: String, now: Date, on sql: any SQLDatabase) async throws {
         try await HoldStore.release(userId: userId, at: now, sql: sql)
+        try await BookingService.erase(userId: userId, now: now, sql: sql)
         for table in userTables {
             try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: userId)").run()
         }

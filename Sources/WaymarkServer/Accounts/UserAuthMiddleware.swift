@@ -35,6 +35,8 @@ struct UserAuthMiddleware: ServerMiddleware {
         "uploadPicture", "removePicture", "getPermits", "setPermits", "getSchedule",
         "createScheduleBlock", "updateScheduleBlock", "deleteScheduleBlock", "getScheduleLotAdvice",
         "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
+        "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
+        "getWallet", "getWalletHistory", "topUpWallet",
     ]
 
     let sessions: Sessions

@@ -9,5 +9,6 @@ enum Migrations {
         CreateOccupancySnapshots(),
         CreateAccounts(),
         CreateHolds(),
+        CreateBookingsAndLedger(),
     ]
 }

@@ -23,7 +23,8 @@ enum ParkingMapping {
             hours: try JSONColumn.decode([Components.Schemas.OpeningHours].self, r.hours),
             price: try JSONColumn.decode(Components.Schemas.LotPrice.self, r.price),
             rules: try JSONColumn.decode([String].self, r.rules),
-            address: r.address)
+            address: r.address,
+            booking: try BookingMapping.offer(capacity: r.bookableCapacity, tariff: r.bookingTariff))
     }
 
     static func spot(_ r: SpotRow) -> Components.Schemas.Spot {

@@ -34,6 +34,8 @@ struct LotRow: Decodable, Sendable {
     var price: String
     var rules: String
     var address: String
+    var bookableCapacity: Int
+    var bookingTariff: String?
 }
 
 /// A lot's live counters.

@@ -11,11 +11,13 @@ import OpenAPIRuntime
 /// It is also where the contract's header bounds are enforced, on the value as sent.
 struct RawHeaderMiddleware: ServerMiddleware {
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 
     /// Request headers the handlers read, with the contract's `maxLength` for each.
     static let requestLimits: [(name: HTTPField.Name, maxLength: Int)] = [
         (.ifNoneMatch, ETag.maxHeaderLength),
         (lastEventID, APIHandler.maxLastEventIDLength),
+        (idempotencyKey, IdempotencyKeys.maxLength),
     ]
 
     /// Response headers the handlers set.

@@ -18,6 +18,10 @@ struct Serve: AsyncParsableCommand {
     @ArgumentParser.Flag(help: "Load the demo site (CSU Fullerton) if it is not there yet (env WAYMARK_DEMO).")
     var demo = false
 
+    @ArgumentParser.Flag(inversion: .prefixedNo,
+                         help: "Credit wallet top-ups at once without charging anyone; on with --demo (env WAYMARK_DEMO_PAYMENTS).")
+    var demoPayments: Bool?
+
     @ArgumentParser.Flag(help: "Run the sensor gateway emulator against this server so the map moves (env WAYMARK_SIMULATE).")
     var simulate = false
 
@@ -32,6 +36,9 @@ struct Serve: AsyncParsableCommand {
         if let host { config.host = host }
         if let port { config.port = port }
         if demo { config.loadDemo = true }
+        if let demoPayments { config.demoPayments = demoPayments } else if demo && ProcessInfo.processInfo.environment["WAYMARK_DEMO_PAYMENTS"] == nil {
+            config.demoPayments = true
+        }
         if simulate { config.simulate = true }
         if let speed { config.simulationSpeed = speed }
         if let web { config.webDirectory = web }

@@ -16,8 +16,8 @@ extension TestContext {
     /// A request with an optional bearer token and JSON body.
     @discardableResult
     func call(_ method: HTTPMethod, _ path: String, token: String? = nil, json: [String: Any]? = nil,
-              body: Data? = nil, contentType: String? = nil) async throws -> TestResponse {
-        var headers = HTTPHeaders()
+              body: Data? = nil, contentType: String? = nil, headers extra: HTTPHeaders = [:]) async throws -> TestResponse {
+        var headers = extra
         if let token { headers.add(name: .authorization, value: "Bearer \(token)") }
         var buffer: ByteBuffer?
         if let json {

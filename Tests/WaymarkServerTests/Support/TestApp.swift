@@ -59,7 +59,7 @@ enum Fixtures {
     }
 
     /// Two lots: a two-level structure of 20 spots ("S", Green permit on weekdays) and a
-    /// surface lot of 10 ("L", open to all).
+    /// surface lot of 10 ("L", open to all, 5 spaces bookable at `bookingOffer`).
     static let smallSite: SitePlan = {
         let s = Geo.offset(origin, east: -100, north: 0)
         let l = Geo.offset(origin, east: 100, north: 0)
@@ -73,9 +73,17 @@ enum Fixtures {
                         hours: [], price: price, rules: [], address: "1 Test Way"),
                 LotPlan(code: "L", name: "Test Lot", kind: .surface, levels: 1, footprint: square(l, side: 40),
                         entrance: Geo.offset(l, east: 0, north: -20), capacity: 10, handicapSpots: 1, evSpots: 0,
-                        permitRules: [], hours: [], price: price, rules: ["No overnight parking"], address: "2 Test Way"),
+                        permitRules: [], hours: [], price: price, rules: ["No overnight parking"], address: "2 Test Way",
+                        booking: bookingOffer),
             ])
     }()
+
+    /// Lot L's bookings (PRK-12): $3.00 a day covers the first hour, then 4¢ a minute, at most
+    /// $15.00 a day; open 06:00–23:00 on weekdays, all day at weekends.
+    static let bookingOffer = BookingOffer(capacity: 5, pricing: LotPricing(
+        currency: "USD", dailyFeeMinor: 300, includedMinutesPerDay: 60, rateMinor: 4, rateUnitMinutes: 1, dailyCapMinor: 1_500,
+        hours: [OpeningHours(weekdays: [2, 3, 4, 5, 6], openMinute: 6 * 60, closeMinute: 23 * 60),
+                OpeningHours(weekdays: [1, 7], openMinute: 0, closeMinute: 24 * 60)]))
 
     static func sensorIds(lot code: String) -> [String] {
         guard let lot = smallSite.lot(code: code) else { return [] }

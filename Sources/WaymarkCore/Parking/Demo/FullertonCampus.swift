@@ -34,7 +34,13 @@ enum FullertonCampus {
         hours: [.allDayEveryDay],
         price: daily,
         rules: [structureClearance, "No overnight parking 2:00–5:00", "Payment required at all times without a valid permit"],
-        address: "Nutwood Ave at State College Blvd, Fullerton, CA 92831")
+        address: "Nutwood Ave at State College Blvd, Fullerton, CA 92831",
+        booking: BookingOffer(capacity: 120, pricing: LotPricing(
+            currency: "USD", dailyFeeMinor: 300, includedMinutesPerDay: 120, rateMinor: 4, rateUnitMinutes: 1,
+            dailyCapMinor: 1_400,
+            // "No overnight parking 2:00–5:00" applies to booked spaces too.
+            hours: [OpeningHours(weekdays: OpeningHours.everyDay, openMinute: 0, closeMinute: 2 * 60),
+                    OpeningHours(weekdays: OpeningHours.everyDay, openMinute: 5 * 60, closeMinute: 24 * 60)])))
 
     static let stateCollege = LotPlan(
         code: "SCPS", name: "State College Parking Structure", kind: .structure, levels: 5,
@@ -69,13 +75,12 @@ enum FullertonCampus {
         entrance: at(espsCentre, east: -65, north: -10),
         capacity: 1_900, handicapSpots: 38, evSpots: 60,
         permitRules: studentRules,
-        hours: [
-            OpeningHours(weekdays: RuleDays.mondayToFriday, openMinute: 6 * 60, closeMinute: 24 * 60),
-            OpeningHours(weekdays: RuleDays.weekend, openMinute: 7 * 60, closeMinute: 22 * 60),
-        ],
+        hours: espsHours,
         price: daily,
         rules: [structureClearance, "No overnight parking", "EV stalls: move your car when charging is complete"],
-        address: "Nutwood Ave east entrance, by the Fullerton Marriott, Fullerton, CA 92831")
+        address: "Nutwood Ave east entrance, by the Fullerton Marriott, Fullerton, CA 92831",
+        booking: BookingOffer(capacity: 80, pricing: LotPricing(
+            currency: "USD", rateMinor: 250, rateUnitMinutes: 60, dailyCapMinor: 1_200, hours: espsHours)))
 
     // MARK: Surface lots
 
@@ -90,7 +95,10 @@ enum FullertonCampus {
         price: daily,
         rules: ["During stack parking (first two weeks of term) keys must be left with the attendant",
                 "No overnight parking", "Head-in parking only"],
-        address: "State College Blvd, north of the Student Recreation Center, Fullerton, CA 92831")
+        address: "State College Blvd, north of the Student Recreation Center, Fullerton, CA 92831",
+        // A flat day rate a little above the pay station's daily maximum: the space is certain.
+        booking: BookingOffer(capacity: 60, pricing: LotPricing(
+            currency: "USD", dailyFeeMinor: 1_200, includedMinutesPerDay: 1_440, hours: [.allDayEveryDay])))
 
     static let lotD = LotPlan(
         code: "D", name: "Lot D", kind: .surface, levels: 1,
@@ -139,7 +147,10 @@ enum FullertonCampus {
         price: daily,
         rules: ["During stack parking (first two weeks of term) keys must be left with the attendant",
                 "Event parking rates apply on game days", "No overnight parking"],
-        address: "Yorba Linda Blvd, by Titan Stadium, Fullerton, CA 92831")
+        address: "Yorba Linda Blvd, by Titan Stadium, Fullerton, CA 92831",
+        booking: BookingOffer(capacity: 40, pricing: LotPricing(
+            currency: "USD", rateMinor: 200, rateUnitMinutes: 60, dailyCapMinor: 900,
+            hours: [OpeningHours(weekdays: [2, 3, 4, 5, 6, 7], openMinute: 6 * 60, closeMinute: 23 * 60)])))
 
     static let lotI = LotPlan(
         code: "I", name: "Lot I", kind: .surface, levels: 1,
@@ -179,15 +190,24 @@ enum FullertonCampus {
         entrance: at(cpCentre, east: -20, north: 38),
         capacity: 340, handicapSpots: 10, evSpots: 12,
         permitRules: [PermitRule(weekdays: RuleDays.mondayToFriday, startMinute: 7 * 60, endMinute: 22 * 60, permits: [.black])],
-        hours: [
-            OpeningHours(weekdays: RuleDays.mondayToFriday, openMinute: 6 * 60 + 30, closeMinute: 22 * 60),
-            OpeningHours(weekdays: [7], openMinute: 7 * 60, closeMinute: 17 * 60),
-        ],
+        hours: collegeParkHours,
         price: daily,
         rules: ["Faculty/staff valet Mon–Thu 8:00–16:00: keys must be left with the attendant", "No overnight parking"],
-        address: "2600 Nutwood Ave, Fullerton, CA 92831")
+        address: "2600 Nutwood Ave, Fullerton, CA 92831",
+        booking: BookingOffer(capacity: 20, pricing: LotPricing(
+            currency: "USD", dailyFeeMinor: 500, includedMinutesPerDay: 60, rateMinor: 3, rateUnitMinutes: 1,
+            dailyCapMinor: 1_500, hours: collegeParkHours)))
 
     // MARK: Shared pieces
+
+    private static let espsHours = [
+        OpeningHours(weekdays: RuleDays.mondayToFriday, openMinute: 6 * 60, closeMinute: 24 * 60),
+        OpeningHours(weekdays: RuleDays.weekend, openMinute: 7 * 60, closeMinute: 22 * 60),
+    ]
+    private static let collegeParkHours = [
+        OpeningHours(weekdays: RuleDays.mondayToFriday, openMinute: 6 * 60 + 30, closeMinute: 22 * 60),
+        OpeningHours(weekdays: [7], openMinute: 7 * 60, closeMinute: 17 * 60),
+    ]
 
     private static let npsCentre = Coordinate(latitude: 33.87912, longitude: -117.88852)
     private static let scpsCentre = Coordinate(latitude: 33.88312, longitude: -117.88870)

@@ -71,10 +71,13 @@ public struct LotPlan: Sendable, Hashable, Codable {
     /// Shown to drivers as they are, e.g. "Keys must be left with the attendant".
     public var rules: [String]
     public var address: String
+    /// Spaces and tariff for booking ahead (PRK-12); nil when the lot cannot be booked.
+    /// `price` stays the pay-station price for driving in without a booking.
+    public var booking: BookingOffer?
 
     public init(code: String, name: String, kind: LotKind, levels: Int, footprint: [Coordinate], entrance: Coordinate,
                 capacity: Int, handicapSpots: Int, evSpots: Int, permitRules: [PermitRule], hours: [OpeningHours],
-                price: LotPrice, rules: [String], address: String) {
+                price: LotPrice, rules: [String], address: String, booking: BookingOffer? = nil) {
         self.code = code
         self.name = name
         self.kind = kind
@@ -89,6 +92,7 @@ public struct LotPlan: Sendable, Hashable, Codable {
         self.price = price
         self.rules = rules
         self.address = address
+        self.booking = booking
     }
 
     public var center: Coordinate { Geo.centroid(footprint) }

@@ -1,0 +1,45 @@
+import Foundation
+import WaymarkAPI
+import WaymarkCore
+
+extension APIHandler {
+    func getWallet(_ input: Operations.GetWallet.Input) async throws -> Operations.GetWallet.Output {
+        let me = try RequestContext.requirePrincipal()
+        let balances = try await services.wallet.balances(me)
+        return .ok(.init(body: .json(.init(
+            balances: balances.map(BookingMapping.money),
+            topUpMinimumMinor: WalletRules.topUpRange.lowerBound, topUpMaximumMinor: WalletRules.topUpRange.upperBound,
+            maximumBalanceMinor: WalletRules.maximumBalanceMinor))))
+    }
+
+    func getWalletHistory(_ input: Operations.GetWalletHistory.Input) async throws -> Operations.GetWalletHistory.Output {
+        let me = try RequestContext.requirePrincipal()
+        let currency = input.query.currency ?? "USD"
+        let lines = try await services.wallet.history(me, currency: currency, limit: input.query.limit ?? 100)
+        return .ok(.init(body: .json(.init(currency: currency, lines: lines.map(WalletMapping.line)))))
+    }
+
+    func topUpWallet(_ input: Operations.TopUpWallet.Input) async throws -> Operations.TopUpWallet.Output {
+        guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
+        let me = try RequestContext.requirePrincipal()
+        let key = try IdempotencyKeys.validated(input.headers.idempotencyKey)
+        guard let amount = Int(exactly: body.amountMinor) else { throw Problem.badRequest("amountMinor is out of range.") }
+        let result = try await services.wallet.topUp(me, amount: Money(amount, body.currency), idempotencyKey: key)
+        return .created(.init(body: .json(.init(line: WalletMapping.line(result.line), balance: BookingMapping.money(result.balance)))))
+    }
+}
+
+enum WalletMapping {
+    static func line(_ l: StatementLine) -> Components.Schemas.WalletLine {
+        let movement: Components.Schemas.WalletLine.MovementPayload = switch l.movement {
+        case .topUp: .topUp
+        case .bookingPayment: .bookingPayment
+        case .modificationSettlement: .modificationSettlement
+        case .cancellationRefund: .cancellationRefund
+        case .forfeit: .forfeit
+        }
+        return .init(
+            transactionId: l.transactionId, movement: movement, at: l.at, amount: BookingMapping.money(l.amount),
+            balanceAfter: BookingMapping.money(l.balanceAfter), bookingId: l.movement == .topUp ? nil : l.reference)
+    }
+}

@@ -1,0 +1,322 @@
+import Foundation
+import Logging
+import SQLKit
+import WaymarkCore
+
+/// Paid bookings (PRK-12). Prices, states and capacity are decided by WaymarkCore
+/// (`LotPricing`, `BookingRules`, `BookingCapacity`, `Ledger`); this service runs each decision
+/// inside one write transaction with the money it moves. A transaction that counts or changes a
+/// lot's booked capacity holds that lot's lock, and one that takes from a wallet holds its
+/// user's lock (PostgreSQL advisory locks; SQLite has one writer), so a lot is never overbooked
+/// and a wallet never goes below zero, whatever runs at the same time.
+struct BookingService: Sendable {
+    let store: SQLStore
+    let now: @Sendable () -> Date
+    /// Told about released spaces after commit; empty until notifications exist.
+    var observers: [any BookingObserver] = []
+
+    struct Quote: Sendable {
+        var lotId: String
+        var range: BookingRange
+        /// nil when the range cannot be booked; `problem` says why.
+        var price: PriceQuote?
+        var problem: Problem?
+        var spacesLeft: Int
+    }
+
+    /// A range that cannot be booked is an answer here, not an error: a booking screen asks
+    /// while the driver is still choosing the time.
+    func quote(lotId: String, range: BookingRange) async throws -> Quote {
+        let now = now()
+        let sql = store.sql
+        let offer: LotOfferRow, price: PriceQuote
+        do {
+            (offer, price) = try await priced(lotId: lotId, range: range, now: now, sql: sql)
+        } catch let problem as Problem where problem.type == Self.invalidRange("").type {
+            return Quote(lotId: lotId, range: range, price: nil, problem: problem, spacesLeft: 0)
+        }
+        let holding = try await BookingStore.competing(lotId: lotId, range: range, sql: sql).filter { $0.holdsSpace(at: now) }
+        let peak = BookingCapacity.peak(of: holding.map(\.range), within: range)
+        return Quote(lotId: lotId, range: range, price: price, problem: nil, spacesLeft: max(0, offer.capacity - peak))
+    }
+
+    func create(_ principal: Principal, lotId: String, range: BookingRange, idempotencyKey: String?) async throws -> BookingRow {
+        try WalletService.requireAccount(principal)
+        let userId = principal.userId
+        let fingerprint = "\(lotId) \(range.start.timeIntervalSince1970) \(range.end.timeIntervalSince1970)"
+        if let idempotencyKey, let done = try await IdempotencyKeys.result(userId: userId, scope: .booking, key: idempotencyKey,
+                                                                           fingerprint: fingerprint, sql: store.sql) {
+            return try await require(done, sql: store.sql)
+        }
+        let now = now()
+        // Refused before taking any lock: bad ranges and unknown lots need no writer.
+        _ = try await priced(lotId: lotId, range: range, now: now, sql: store.sql)
+        return try await store.write { sql in
+            try await AdvisoryLocks.lockUser(userId, sql: sql)
+            if let idempotencyKey, let done = try await IdempotencyKeys.result(userId: userId, scope: .booking, key: idempotencyKey,
+                                                                               fingerprint: fingerprint, sql: sql) {
+                return try await require(done, sql: sql)
+            }
+            try await AdvisoryLocks.lockLot(lotId, sql: sql)
+            let (offer, price) = try await priced(lotId: lotId, range: range, now: now, sql: sql)
+            let competing = try await BookingStore.competing(lotId: lotId, range: range, sql: sql)
+            guard BookingCapacity.fits(range, capacity: offer.capacity, bookings: competing, now: now) else { throw Self.lotFull }
+            let booking = Booking(id: UUID().uuidString.lowercased(), userId: userId, lotId: lotId, range: range, paid: price.total)
+            // Inserted first: the payment names the booking.
+            try await BookingStore.insert(booking, siteId: offer.siteId, at: now, sql: sql)
+            if price.total.isPositive {
+                try await LedgerStore.post(.bookingPayment(
+                    id: UUID().uuidString.lowercased(), userId: userId, operatorId: Self.operatorId(lotId: lotId),
+                    amount: price.total, bookingId: booking.id, at: now), sql: sql)
+            }
+            if let idempotencyKey {
+                try await IdempotencyKeys.remember(userId: userId, scope: .booking, key: idempotencyKey, fingerprint: fingerprint,
+                                                   resultId: booking.id, at: now, sql: sql)
+            }
+            return try await require(booking.id, sql: sql)
+        }
+    }
+
+    /// Those still to come or running first, soonest first; then the 50 most recent others.
+    func list(_ principal: Principal) async throws -> [BookingRow] {
+        try WalletService.requireAccount(principal)
+        let sql = store.sql
+        let open = try await sql.raw("""
+            \(unsafeRaw: BookingRow.select) WHERE b.user_id = \(bind: principal.userId) AND b.state IN ('booked', 'checkedIn')
+            ORDER BY b.start_at, b.id
+            """).all().map(BookingRow.init)
+        let done = try await sql.raw("""
+            \(unsafeRaw: BookingRow.select) WHERE b.user_id = \(bind: principal.userId) AND b.state NOT IN ('booked', 'checkedIn')
+            ORDER BY b.start_at DESC, b.id LIMIT 50
+            """).all().map(BookingRow.init)
+        return open + done
+    }
+
+    func get(_ principal: Principal, id: String) async throws -> BookingRow {
+        try WalletService.requireAccount(principal)
+        return try await owned(principal, id, sql: store.sql)
+    }
+
+    /// A new range before the start; the price difference is settled with the wallet.
+    func modify(_ principal: Principal, id: String, to range: BookingRange) async throws -> BookingRow {
+        try WalletService.requireAccount(principal)
+        let existing = try await owned(principal, id, sql: store.sql)
+        let now = now()
+        return try await store.write { sql in
+            try await AdvisoryLocks.lockUser(principal.userId, sql: sql)
+            try await AdvisoryLocks.lockLot(existing.booking.lotId, sql: sql)
+            let current = try await owned(principal, id, sql: sql).booking
+            let (offer, price) = try await priced(lotId: current.lotId, range: range, now: now, sql: sql)
+            let outcome = try Self.decide { () throws(BookingError) in
+                try BookingRules.modify(current, to: range, newPrice: price.total, at: now)
+            }
+            let competing = try await BookingStore.competing(lotId: current.lotId, range: range, sql: sql)
+            guard BookingCapacity.fits(range, capacity: offer.capacity, bookings: competing, excluding: current.id, now: now) else {
+                throw Self.lotFull
+            }
+            guard try await BookingStore.update(outcome.booking, from: current.state, at: now, sql: sql) else { throw Self.changedMeanwhile }
+            if !outcome.settlement.isZero {
+                try await LedgerStore.post(.modificationSettlement(
+                    id: UUID().uuidString.lowercased(), userId: principal.userId, operatorId: Self.operatorId(lotId: current.lotId),
+                    userPays: outcome.settlement, bookingId: current.id, at: now), sql: sql)
+            }
+            return try await require(id, sql: sql)
+        }
+    }
+
+    /// Before the start, with a full refund. A cancelled booking is answered as it is, so a
+    /// retried cancel is harmless.
+    func cancel(_ principal: Principal, id: String) async throws -> BookingRow {
+        try WalletService.requireAccount(principal)
+        let existing = try await owned(principal, id, sql: store.sql)
+        if existing.booking.state == .cancelled { return existing }
+        let now = now()
+        let (row, released) = try await store.write { sql in
+            try await AdvisoryLocks.lockUser(principal.userId, sql: sql)
+            try await AdvisoryLocks.lockLot(existing.booking.lotId, sql: sql)
+            let current = try await owned(principal, id, sql: sql)
+            if current.booking.state == .cancelled { return (current, [Booking]()) }
+            let cancelled = try await Self.cancel(current.booking, at: now, sql: sql)
+            return (try await require(id, sql: sql), [cancelled])
+        }
+        await tell(released)
+        return row
+    }
+
+    /// The driver has arrived. Checking in again answers the checked-in booking.
+    func checkIn(_ principal: Principal, id: String) async throws -> BookingRow {
+        try WalletService.requireAccount(principal)
+        let existing = try await owned(principal, id, sql: store.sql)
+        if existing.booking.state == .checkedIn { return existing }
+        let now = now()
+        return try await store.write { sql in
+            let current = try await owned(principal, id, sql: sql).booking
+            let checkedIn = try Self.decide { () throws(BookingError) in try BookingRules.checkIn(current, at: now) }
+            guard try await BookingStore.update(checkedIn, from: current.state, at: now, sql: sql) else { throw Self.changedMeanwhile }
+            return try await require(id, sql: sql)
+        }
+    }
+
+    // MARK: The job
+
+    struct Sweep: Sendable, Equatable {
+        var forfeited = 0
+        var completed = 0
+        /// Another instance holds the job's lock (PostgreSQL only).
+        var skipped = false
+    }
+
+    /// Forfeits bookings nobody checked into by their deadline (no refund; the space is free
+    /// again) and completes checked-in ones whose time is over. Safe on several instances: one
+    /// at a time gets the job's lock, and every change is conditional on the state it read.
+    @discardableResult
+    func sweep(batch: Int = 500) async throws -> Sweep {
+        var total = Sweep()
+        while true {
+            let now = now()
+            let (pass, released, full) = try await store.write { sql -> (Sweep, [Booking], Bool) in
+                guard try await AdvisoryLocks.tryLockJob(AdvisoryLocks.bookingSweep, sql: sql) else { return (Sweep(skipped: true), [], false) }
+                // A superset of what is due: every deadline lies after the start.
+                let rows = try await sql.raw("""
+                    \(unsafeRaw: BookingRow.select)
+                    WHERE (b.state = 'booked' AND b.start_at <= \(bind: now.millis)) OR (b.state = 'checkedIn' AND b.end_at <= \(bind: now.millis))
+                    ORDER BY b.start_at, b.id LIMIT \(unsafeRaw: String(batch))
+                    """).all().map(BookingRow.init)
+                var pass = Sweep(), released: [Booking] = [], changed = 0
+                for row in rows {
+                    let booking = row.booking
+                    switch BookingRules.due(booking, at: now) {
+                    case .forfeited:
+                        let outcome = try BookingRules.forfeit(booking, at: now)
+                        guard try await BookingStore.update(outcome.booking, from: booking.state, at: now, sql: sql) else { continue }
+                        try await LedgerStore.post(.forfeit(id: UUID().uuidString.lowercased(), bookingId: booking.id, at: now), sql: sql)
+                        pass.forfeited += 1
+                        released.append(outcome.booking)
+                    case .completed:
+                        let outcome = try BookingRules.complete(booking, at: now)
+                        guard try await BookingStore.update(outcome.booking, from: booking.state, at: now, sql: sql) else { continue }
+                        pass.completed += 1
+                    default:
+                        continue
+                    }
+                    changed += 1
+                }
+                try await IdempotencyKeys.prune(now: now, sql: sql)
+                // Rows not yet due (booked, started, within the grace) can fill a batch; only a
+                // batch that changed something can hide more work behind it.
+                return (pass, released, rows.count == batch && changed > 0)
+            }
+            await tell(released)
+            total.forfeited += pass.forfeited
+            total.completed += pass.completed
+            total.skipped = total.skipped || pass.skipped
+            if !full { return total }
+        }
+    }
+
+    func run(logger: Logger, every interval: Duration = .seconds(15)) async {
+        while !Task.isCancelled {
+            do {
+                try await sweep()
+            } catch {
+                logger.error("booking sweep failed", metadata: ["error": .string(String(reflecting: error))])
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    // MARK: Account erasure (ACC-5)
+
+    /// Cancels the user's bookings that have not started, with their refunds, then replaces
+    /// the user id on every booking and on the wallet's ledger rows by one random tombstone.
+    /// Started bookings stay as they are: the space is in use or about to be forfeited.
+    static func erase(userId: String, now: Date, sql: any SQLDatabase) async throws {
+        try await AdvisoryLocks.lockUser(userId, sql: sql)
+        let future = try await sql.raw("""
+            \(unsafeRaw: BookingRow.select) WHERE b.user_id = \(bind: userId) AND b.state = 'booked' AND b.start_at > \(bind: now.millis)
+            """).all().map(BookingRow.init)
+        for row in future {
+            try await AdvisoryLocks.lockLot(row.booking.lotId, sql: sql)
+            _ = try await cancel(row.booking, at: now, sql: sql)
+        }
+        let tombstone = "erased-" + UUID().uuidString.lowercased()
+        try await sql.raw("UPDATE bookings SET user_id = \(bind: tombstone) WHERE user_id = \(bind: userId)").run()
+        try await LedgerStore.anonymise(userId: userId, tombstone: tombstone, sql: sql)
+    }
+
+    // MARK: Helpers
+
+    static let lotFull = Problem.conflict("lot-full", "No booked space of this lot is free for the whole range; try another time or lot.")
+    static let changedMeanwhile = Problem.conflict("booking-not-changeable", "The booking changed meanwhile; fetch it again.")
+
+    /// Revenue is kept per lot, so that each lot's operator can be paid what their lot earned.
+    static func operatorId(lotId: String) -> String { "lot-" + lotId }
+
+    private static func cancel(_ booking: Booking, at now: Date, sql: any SQLDatabase) async throws -> Booking {
+        let outcome = try decide { () throws(BookingError) in try BookingRules.cancel(booking, at: now) }
+        guard try await BookingStore.update(outcome.booking, from: booking.state, at: now, sql: sql) else { throw changedMeanwhile }
+        if outcome.settlement.isNegative {
+            try await LedgerStore.post(.cancellationRefund(
+                id: UUID().uuidString.lowercased(), userId: booking.userId, operatorId: operatorId(lotId: booking.lotId),
+                amount: outcome.settlement.magnitude, bookingId: booking.id, at: now), sql: sql)
+        }
+        return outcome.booking
+    }
+
+    /// The lot's offer and the price of `range` there, or the problem that stops the booking.
+    private func priced(lotId: String, range: BookingRange, now: Date, sql: any SQLDatabase) async throws -> (LotOfferRow, PriceQuote) {
+        guard let lot = try await BookingStore.offer(lotId: lotId, sql: sql) else { throw Problem.notFound("lot") }
+        guard let offer = lot.offer, offer.problem == nil else {
+            throw Problem.conflict("lot-not-bookable", "This lot takes no bookings.")
+        }
+        let price: PriceQuote
+        do throws(PricingError) {
+            price = try offer.pricing.quote(for: range, in: lot.timeZone, now: now)
+        } catch {
+            if case .invalidTariff = error { throw Problem.conflict("lot-not-bookable", error.description) }
+            throw Self.invalidRange(error.description)
+        }
+        if let problem = BookingOffer.advanceProblem(range, now: now) { throw Self.invalidRange(problem) }
+        return (LotOfferRow(lotId: lot.lotId, siteId: lot.siteId, offer: offer, timeZone: lot.timeZone), price)
+    }
+
+    static func invalidRange(_ detail: String) -> Problem {
+        Problem(type: "booking-range-invalid", title: "The time range cannot be booked", status: 400, detail: detail)
+    }
+
+    /// Runs a core rule and turns its refusal into the problem the contract names.
+    private static func decide<T>(_ rule: () throws(BookingError) -> T) throws -> T {
+        do throws(BookingError) {
+            return try rule()
+        } catch {
+            switch error {
+            case .notAllowed(let state):
+                throw Problem.conflict("booking-not-changeable", "Not possible for a booking that is \(state.rawValue).")
+            case .alreadyStarted: throw Problem.conflict("booking-started", error.description)
+            case .checkInNotOpenYet: throw Problem.conflict("check-in-not-open", error.description)
+            case .checkInClosed: throw Problem.conflict("check-in-closed", error.description)
+            case .sameRange: throw Problem.conflict("booking-same-range", error.description)
+            case .currencyMismatch: throw Problem.conflict("lot-not-bookable", "The lot's tariff is now in another currency: " + error.description)
+            case .notDueYet: throw Problem.conflict("booking-not-changeable", error.description)
+            }
+        }
+    }
+
+    private func tell(_ released: [Booking]) async {
+        guard !released.isEmpty else { return }
+        for observer in observers { await observer.spacesReleased(released) }
+    }
+
+    private func require(_ id: String, sql: any SQLDatabase) async throws -> BookingRow {
+        guard let row = try await BookingStore.booking(id: id, sql: sql) else { throw Problem.notFound("booking") }
+        return row
+    }
+
+    /// Someone else's booking is as unknown as a missing one.
+    private func owned(_ principal: Principal, _ id: String, sql: any SQLDatabase) async throws -> BookingRow {
+        guard let row = try await BookingStore.booking(id: id, sql: sql), row.booking.userId == principal.userId else {
+            throw Problem.notFound("booking")
+        }
+        return row
+    }
+}

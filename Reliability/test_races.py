@@ -1,16 +1,25 @@
-"""Races (PRK-9, issue 6): many rounds of guests rushing for one free spot over real HTTP, each
-round with its own timing (a random start spread, a random number of guests, the same guest
-sometimes asking twice, a cancel racing the next round's asks). Every round must have exactly
-one winner: one hold id, one person, the spot shown held, every other guest refused with the
-`spot-not-free` problem.
+"""Races (PRK-9, PRK-12, PRK-13, issue 6), over real HTTP, each round with its own timing.
 
-  WAYMARK_RACE_ROUNDS   rounds (default 40)
+Holds: many rounds of guests rushing for one free spot (a random start spread, a random number
+of guests, the same guest sometimes asking twice, a cancel racing the next round's asks).
+Every round must have exactly one winner: one hold id, one person, the spot shown held, every
+other guest refused with the `spot-not-free` problem.
+
+Bookings: more accounts than a lot has bookable spaces book the same range at once, round after
+round; exactly the lot's capacity is booked each round, the rest are refused `lot-full`, and at
+the end every wallet equals its top-ups minus what its bookings paid, never below zero.
+
+  WAYMARK_RACE_ROUNDS          hold rounds (default 40)
+  WAYMARK_BOOKING_RACE_ROUNDS  booking rounds (default 8)
 """
 from __future__ import annotations
 
+import datetime
 import random
 import threading
 import time
+import uuid
+import zoneinfo
 
 import requests
 
@@ -96,4 +105,107 @@ def test_one_winner_per_spot_in_every_round(demo_server):
                 problems.append(f"round {round_no}: cancel answered {gone.status_code}")
     report("races_holds", {"rounds": rounds, "contenders": contenders_total, "double_grants": sum("holds for" in p for p in problems),
                            "seconds": round(time.monotonic() - started, 1)})
+    assert not problems, "\n".join(problems[:30])
+
+
+def run_at_once(calls, spread: float, rng: random.Random) -> list:
+    """Runs every call in its own thread, released together, each after a random part of `spread`."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def go(i, call):
+        barrier.wait()
+        time.sleep(rng.uniform(0, spread))
+        results[i] = call()
+
+    threads = [threading.Thread(target=go, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+def test_bookings_never_oversell_a_lot_nor_overdraw_a_wallet(demo_server):
+    """PRK-12, PRK-13: exactly the capacity is sold in every round; every wallet adds up."""
+    server = demo_server
+    rng = random.Random()
+    rounds = env_int("WAYMARK_BOOKING_RACE_ROUNDS", 8)
+    site = server.site()
+    lots = [l for l in server.lots() if l.get("booking")]
+    assert lots, "the demo site has bookable lots"
+    lot = min(lots, key=lambda l: l["booking"]["bookableCapacity"])
+    capacity = lot["booking"]["bookableCapacity"]
+    contenders = capacity + rng.randint(5, 20)
+    zone = zoneinfo.ZoneInfo(site["timeZone"])
+
+    def utc(t: datetime.datetime) -> str:
+        return t.astimezone(datetime.timezone.utc).isoformat().replace("+00:00", "Z")
+
+    # One range per round, on days to come, each quoted first: every account can pay for all
+    # of them, so the only reason to refuse is capacity.
+    ranges = []
+    total = 0
+    for offset in range(2, 60):
+        if len(ranges) == rounds:
+            break
+        day = datetime.datetime.now(zone).date() + datetime.timedelta(days=offset)
+        start = datetime.datetime.combine(day, datetime.time(10, 0), zone)
+        start, end = utc(start), utc(start + datetime.timedelta(minutes=rng.choice([30, 60, 90])))
+        q = requests.get(f"{server.url}/v1/lots/{lot['id']}/booking-quote", params={"start": start, "end": end}, timeout=30).json()
+        if q["bookable"]:  # the lot may be closed on some days
+            assert q["available"], q
+            ranges.append((start, end))
+            total += q["total"]["minorUnits"]
+    assert len(ranges) == rounds, f"only {len(ranges)} bookable days"
+    top_up = max(100, total)
+    assert top_up <= 50000, f"{rounds} rounds cost {total}, more than one top-up"
+    accounts = []
+    for _ in range(contenders):
+        name = "race_" + uuid.uuid4().hex[:12]
+        r = requests.post(f"{server.url}/v1/accounts", json={"username": name, "password": "Race#2026pass"}, timeout=30)
+        assert r.status_code == 201, r.text
+        token = r.json()["token"]
+        t = requests.post(f"{server.url}/v1/wallet/top-ups", json={"amountMinor": top_up, "currency": "USD"},
+                          headers={"Authorization": f"Bearer {token}", "Idempotency-Key": uuid.uuid4().hex}, timeout=30)
+        assert t.status_code == 201, t.text
+        accounts.append(token)
+    problems: list[str] = []
+    sold = refused = 0
+    started = time.monotonic()
+    for round_no, (start, end) in enumerate(ranges):
+        body = {"lotId": lot["id"], "start": start, "end": end}
+
+        def book(token):
+            def call():
+                r = requests.post(f"{server.url}/v1/bookings", json=body, timeout=120,
+                                  headers={"Authorization": f"Bearer {token}", "Idempotency-Key": uuid.uuid4().hex})
+                return r.status_code, (r.json() if r.content else {})
+            return call
+
+        results = run_at_once([book(t) for t in accounts], rng.choice([0.0, 0.01, 0.1]), rng)
+        won = [b for status, b in results if status == 201]
+        lost = [b.get("type", "") for status, b in results if status == 409]
+        other = [(status, b) for status, b in results if status not in (201, 409)]
+        sold += len(won)
+        refused += len(lost)
+        if len(won) != capacity:
+            problems.append(f"round {round_no}: {len(won)} booked of {capacity} spaces")
+        if len({b["id"] for b in won}) != len(won):
+            problems.append(f"round {round_no}: a booking id twice")
+        if any(not t.endswith("/lot-full") for t in lost):
+            problems.append(f"round {round_no}: refusals {set(lost)}")
+        if other:
+            problems.append(f"round {round_no}: unexpected answers {other[:3]}")
+    # Every wallet: its top-up minus what its bookings paid, never below zero.
+    for token in accounts:
+        auth = {"Authorization": f"Bearer {token}"}
+        wallet = requests.get(f"{server.url}/v1/wallet", headers=auth, timeout=30).json()
+        balance = sum(m["minorUnits"] for m in wallet["balances"] if m["currency"] == "USD")
+        bookings = requests.get(f"{server.url}/v1/bookings", headers=auth, timeout=30).json()["bookings"]
+        paid = sum(b["paid"]["minorUnits"] for b in bookings if b["state"] != "cancelled")
+        if balance < 0 or balance != top_up - paid:
+            problems.append(f"wallet {balance} but topped up {top_up} and paid {paid}")
+    report("races_bookings", {"rounds": rounds, "lot_capacity": capacity, "accounts": contenders, "booked": sold,
+                              "refused_lot_full": refused, "seconds": round(time.monotonic() - started, 1)})
     assert not problems, "\n".join(problems[:30])

@@ -9,7 +9,11 @@ database. An event counts as acknowledged when its request got HTTP 200 with out
 - every lot's counters equal the count of its spots by state (the transaction was all or nothing);
 - soft holds (PRK-9), taken and cancelled by guests all the while: every acknowledged hold is
   stored for its spot and person, every acknowledged cancel ended its hold, every hold that
-  still claims its spot has the spot held, and every held spot has exactly one such hold.
+  still claims its spot has the spot held, and every held spot has exactly one such hold;
+- bookings and the wallet (PRK-12, PRK-13), used by two accounts all the while: every
+  acknowledged top-up, booking and cancellation is stored, the ledger's entries sum to zero in
+  every currency, every running balance equals the sum of its account's entries, and no wallet
+  is below zero.
 
 SQLite always; PostgreSQL too when WAYMARK_TEST_POSTGRES_URL is set (a fresh database per run).
 
@@ -18,8 +22,10 @@ SQLite always; PostgreSQL too when WAYMARK_TEST_POSTGRES_URL is set (a fresh dat
 """
 from __future__ import annotations
 
+import datetime
 import os
 import random
+import uuid
 import sqlite3
 import threading
 import time
@@ -184,6 +190,103 @@ class Holder:
                 time.sleep(0.1)
 
 
+class Booker:
+    """Accounts that top up, book random ranges of the bookable lots and cancel some bookings,
+    remembering what was acknowledged."""
+
+    def __init__(self, server: Server, lots: list[str], accounts: int):
+        self.server = server
+        self.lots = lots
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.top_ups: set[str] = set()        # ledger transaction ids
+        self.booked: dict[str, str] = {}      # booking id -> user id
+        self.cancelled: set[str] = set()
+        self.attempts = 0
+        self.anomalies: list[str] = []
+        self.accounts = []
+        for _ in range(accounts):
+            r = requests.post(f"{server.url}/v1/accounts", timeout=30,
+                              json={"username": "crash_" + uuid.uuid4().hex[:12], "password": "Crash#2026pass"})
+            r.raise_for_status()
+            self.accounts.append((r.json()["token"], r.json()["user"]["id"]))
+        self.threads = [threading.Thread(target=self.run, args=(a, i), daemon=True) for i, a in enumerate(self.accounts)]
+
+    def start(self):
+        for t in self.threads:
+            t.start()
+
+    def join(self):
+        self.stop.set()
+        for t in self.threads:
+            t.join(timeout=60)
+
+    def run(self, account: tuple[str, str], seed: int):
+        token, user = account
+        rng = random.Random(2000 + seed)
+        session = requests.Session()
+        auth = {"Authorization": f"Bearer {token}"}
+        today = datetime.datetime.now(datetime.timezone.utc).replace(hour=17, minute=0, second=0, microsecond=0)
+        while not self.stop.is_set():
+            try:
+                if rng.random() < 0.2:
+                    r = session.post(f"{self.server.url}/v1/wallet/top-ups", json={"amountMinor": 2000, "currency": "USD"},
+                                     headers={**auth, "Idempotency-Key": uuid.uuid4().hex}, timeout=15)
+                    with self.lock:
+                        if r.status_code == 201:
+                            self.top_ups.add(r.json()["line"]["transactionId"])
+                        elif r.status_code >= 500 or r.status_code in (400, 401, 404):
+                            self.anomalies.append(f"top-up: HTTP {r.status_code}: {r.text[:200]}")
+                    continue
+                start = today + datetime.timedelta(days=rng.randint(2, 40), minutes=30 * rng.randint(0, 8))
+                body = {"lotId": rng.choice(self.lots), "start": start.isoformat().replace("+00:00", "Z"),
+                        "end": (start + datetime.timedelta(minutes=60)).isoformat().replace("+00:00", "Z")}
+                r = session.post(f"{self.server.url}/v1/bookings", json=body,
+                                 headers={**auth, "Idempotency-Key": uuid.uuid4().hex}, timeout=15)
+                with self.lock:
+                    self.attempts += 1
+                    if r.status_code == 201:
+                        self.booked[r.json()["id"]] = user
+                    elif r.status_code >= 500 or r.status_code in (401, 404):
+                        self.anomalies.append(f"booking: HTTP {r.status_code}: {r.text[:200]}")
+                if r.status_code == 201 and rng.random() < 0.3:
+                    booking = r.json()["id"]
+                    c = session.post(f"{self.server.url}/v1/bookings/{booking}/cancel", headers=auth, timeout=15)
+                    with self.lock:
+                        if c.status_code == 200:
+                            self.cancelled.add(booking)
+                        else:
+                            self.anomalies.append(f"cancel: HTTP {c.status_code}: {c.text[:200]}")
+            except requests.RequestException:
+                session = requests.Session()
+                time.sleep(0.1)
+
+
+def check_money(booker: Booker, positions: "Positions") -> list[str]:
+    with booker.lock:
+        top_ups, booked, cancelled = set(booker.top_ups), dict(booker.booked), set(booker.cancelled)
+    rows = positions._rows
+    problems = []
+    transactions = {r[0] for r in rows("SELECT id FROM ledger_transactions")}
+    problems += [f"acknowledged top-up {t} is lost" for t in top_ups if t not in transactions]
+    bookings = {r[0]: (r[1], r[2]) for r in rows("SELECT id, user_id, state FROM bookings")}
+    for b, user in booked.items():
+        if b not in bookings:
+            problems.append(f"acknowledged booking {b} is lost")
+        elif bookings[b][0] != user:
+            problems.append(f"booking {b} belongs to {bookings[b][0]}, not {user}")
+    problems += [f"cancelled booking {b} is {bookings[b][1]}" for b in cancelled if b in bookings and bookings[b][1] != "cancelled"]
+    problems += [f"the ledger's {c} entries sum to {n}" for c, n in rows(
+        "SELECT currency, SUM(amount_minor) FROM ledger_entries GROUP BY currency") if int(n) != 0]
+    sums = {(a, c): int(n) for a, c, n in rows("SELECT account, currency, SUM(amount_minor) FROM ledger_entries GROUP BY account, currency")}
+    for account, currency, kind, balance in rows("SELECT account, currency, kind, balance_minor FROM ledger_balances"):
+        if int(balance) != sums.get((account, currency), 0):
+            problems.append(f"{account} {currency}: running balance {balance}, entries sum {sums.get((account, currency), 0)}")
+        if kind == "wallet" and int(balance) < 0:
+            problems.append(f"{account} {currency} is below zero: {balance}")
+    return problems
+
+
 def check_holds(holder: Holder, positions: "Positions") -> list[str]:
     with holder.lock:
         held, cancelled = dict(holder.held), set(holder.cancelled)
@@ -237,8 +340,10 @@ def test_sigkill_during_ingest_loses_no_acknowledged_event(database, workdir):
         ingester = Ingester(server, sensors, env_int("WAYMARK_CRASH_THREADS", 3))
         spot_ids = [s["id"] for lot in server.lots() for s in server.json(f"/v1/lots/{lot['id']}/spots")["spots"]]
         holder = Holder(server, spot_ids, guests=2)
+        booker = Booker(server, [lot["id"] for lot in server.lots() if lot.get("booking")], accounts=2)
         ingester.start()
         holder.start()
+        booker.start()
         rng = random.Random()
         previous: dict = {}
         problems: list[str] = []
@@ -255,6 +360,7 @@ def test_sigkill_during_ingest_loses_no_acknowledged_event(database, workdir):
             problems += [f"{s} lost its position {previous[s][0]}" for s in previous if s not in spots]
             problems += positions.counter_mismatches()
             problems += check_holds(holder, positions)
+            problems += check_money(booker, positions)
             previous = spots
             t = time.monotonic()
             server.start()
@@ -263,11 +369,13 @@ def test_sigkill_during_ingest_loses_no_acknowledged_event(database, workdir):
         time.sleep(1)
         ingester.join()
         holder.join()
+        booker.join()
         acked = dict(ingester.acked)
         spots = positions.spots()
         problems += check_reflected(acked, spots)
         problems += positions.counter_mismatches()
         problems += check_holds(holder, positions)
+        problems += check_money(booker, positions)
 
         # Re-sending every acknowledged report changes nothing.
         resent = {"accepted": 0, "duplicate": 0, "stale": 0, "unknownSensor": 0, "invalid": 0}
@@ -287,11 +395,15 @@ def test_sigkill_during_ingest_loses_no_acknowledged_event(database, workdir):
             "resent": resent, "restart_seconds_max": round(max(restart_seconds, default=0), 2),
             "holds_attempted": holder.attempts, "holds_acknowledged": len(holder.held),
             "holds_refused_not_free": holder.refused, "cancels_acknowledged": len(holder.cancelled),
+            "bookings_attempted": booker.attempts, "bookings_acknowledged": len(booker.booked),
+            "booking_cancels_acknowledged": len(booker.cancelled), "top_ups_acknowledged": len(booker.top_ups),
             "seconds": round(time.monotonic() - started, 1), "anomalies": len(ingester.anomalies) + len(holder.anomalies)})
         assert not problems, "\n".join(problems[:30])
         assert not ingester.anomalies, "\n".join(ingester.anomalies[:30])
         assert not holder.anomalies, "\n".join(holder.anomalies[:30])
         assert holder.held, "no hold was acknowledged"
+        assert not booker.anomalies, "\n".join(booker.anomalies[:30])
+        assert booker.booked and booker.top_ups, "no booking or top-up was acknowledged"
         assert resent["accepted"] == 0 and resent["duplicate"] + resent["stale"] == len(acked), resent
         assert ingester.acknowledged > 0
     finally:

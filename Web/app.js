@@ -107,6 +107,7 @@ register({
     app.parking = await startParking({
       map,
       car: app.car,
+      accounts: app.accounts,
       setTiles(config) {
         map.setTiles(config?.tileURLTemplate ? { urlTemplate: config.tileURLTemplate, maxZoom: config.tileMaxZoom ?? 19 } : null);
         setAttribution(config);

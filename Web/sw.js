@@ -3,7 +3,7 @@
 // API reads are network-first and fall back to their last copy, marked as such; the live
 // stream, requests that carry a token and everything not ours pass straight through.
 
-const VERSION = '2026-11-22.3';
+const VERSION = '2026-11-23.1';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -33,6 +33,8 @@ const SHELL = [
   '/accounts/session.js',
   '/accounts/units.js',
   '/accounts/update-account.js',
+  '/accounts/wallet-api.js',
+  '/accounts/wallet.js',
   '/car/car-store.js',
   '/car/car.js',
   '/map/background.js',
@@ -44,6 +46,9 @@ const SHELL = [
   '/map/rects.js',
   '/map/shapes.js',
   '/map/tiles.js',
+  '/parking/booking-form.js',
+  '/parking/bookings-api.js',
+  '/parking/bookings-view.js',
   '/parking/colours.js',
   '/parking/format.js',
   '/parking/histogram.js',
@@ -63,8 +68,10 @@ const SHELL = [
   '/shell/api.js',
   '/shell/dialog.js',
   '/shell/modules.js',
+  '/shell/money.js',
   '/shell/theme.js',
   '/shell/toast.js',
+  '/shell/zoned-time.js',
   // modules:end
 ];
 
@@ -88,6 +95,8 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin) return;
   const path = url.pathname;
   if (path.endsWith('/live') || path === '/health' || path === '/ready' || path === '/metrics') return;
+  // A price and the spaces left are only true now; an old copy would mislead (PRK-12).
+  if (path.endsWith('/booking-quote')) return;
   // One person's data (a token goes with it) is never kept: sign-out must leave nothing behind (ACC-3).
   if (request.headers.has('Authorization')) return;
   if (path.startsWith('/v1/')) {

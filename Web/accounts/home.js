@@ -1,6 +1,7 @@
 // The first Accounts screen. Signed out: sign in, create an account, forgot password, and what
 // works without an account (ACC-8). Signed in: "Hello, <username>", then Update Account, Your
-// Permits, Weekly Schedule, Log Out, and Delete Account last, with its warning.
+// Permits, Weekly Schedule, Your Bookings, Wallet, Log Out, and Delete Account last, with its
+// warning.
 
 import { el, button, field, passwordField, form } from './forms.js';
 import { signIn, signOut, cachedMe, fetchMe, signedIn } from './session.js';
@@ -109,6 +110,8 @@ export function signedInView(ctx) {
         ['update', 'Update Account', () => ctx.panel.push(ctx.views.update())],
         ['permits', 'Your Permits', () => ctx.panel.push(ctx.views.permits())],
         ['schedule', 'Weekly Schedule', () => ctx.panel.push(ctx.views.schedule())],
+        ['bookings', 'Your Bookings', () => ctx.panel.push(ctx.views.bookings())],
+        ['wallet', 'Wallet', () => ctx.panel.push(ctx.views.wallet())],
         ['logout', 'Log Out', async () => {
           await signOut();
           toast('Signed out');
@@ -119,7 +122,7 @@ export function signedInView(ctx) {
       const danger = el('section', 'acc-section danger-zone');
       danger.append(
         el('h3', '', 'Delete Account'),
-        el('p', 'warning', 'Deleting your account erases your profile, permits, weekly schedule and everything else Waymark keeps about you. This cannot be undone.'),
+        el('p', 'warning', 'Deleting your account erases your profile, permits, weekly schedule and everything else Waymark keeps about you. Bookings still to come are cancelled and refunded first; money left in your wallet is not paid out. This cannot be undone.'),
       );
       const del = button('Delete Account', () => ctx.panel.push(ctx.views.deleteAccount()), 'acc-button danger');
       del.dataset.action = 'delete';

@@ -9,6 +9,8 @@ import { updateAccountView } from './update-account.js';
 import { permitsView } from './permits.js';
 import { deleteAccountView } from './delete-account.js';
 import { scheduleView } from './schedule.js';
+import { walletView } from './wallet.js';
+import { bookingsView } from '../parking/bookings-view.js';
 import { signedIn, hasDevice, cachedMe, fetchMe, onSessionChange } from './session.js';
 
 /**
@@ -19,7 +21,8 @@ import { signedIn, hasDevice, cachedMe, fetchMe, onSessionChange } from './sessi
  * @property {{home: () => import('./panel.js').View, signedOut: (o?: {notice?: string}) => import('./panel.js').View,
  *   register: () => import('./panel.js').View, forgot: () => import('./panel.js').View, update: () => import('./panel.js').View,
  *   permits: () => import('./panel.js').View, schedule: () => import('./panel.js').View,
- *   deleteAccount: () => import('./panel.js').View}} views
+ *   deleteAccount: () => import('./panel.js').View, bookings: () => import('./panel.js').View,
+ *   wallet: () => import('./panel.js').View}} views
  */
 
 /** @param {{site: () => Promise<{id: string, timeZone: string}>, lotCode: (lotId: string) => string|null}} o */
@@ -40,6 +43,8 @@ export function startAccounts(o) {
       permits: () => permitsView(),
       schedule: () => scheduleView(ctx),
       deleteAccount: () => deleteAccountView(ctx),
+      bookings: () => bookingsView(ctx),
+      wallet: () => walletView(ctx),
     },
   };
 
@@ -60,6 +65,16 @@ export function startAccounts(o) {
   return {
     panel,
     open: () => panel.open(ctx.views.home()),
+    /**
+     * Opens one screen of a signed-in account over the home screen (Back leads home); signed
+     * out, the sign-in screen with `notice` saying why.
+     * @param {'bookings'|'wallet'} name @param {string} notice
+     */
+    openSignedIn(name, notice) {
+      if (!signedIn()) { panel.open(ctx.views.signedOut({ notice })); return; }
+      panel.open(ctx.views.home());
+      panel.push(ctx.views[name]());
+    },
     /** What this browser is to the server (tests). */
     get state() {
       return { signedIn: signedIn(), hasDevice: hasDevice(), username: cachedMe()?.username ?? null, view: panel.view };

@@ -92,7 +92,8 @@ async function token() {
  * A request as whoever this browser is. An account session that stopped working (expired, or
  * ended by a password change elsewhere) signs this browser out; a lost device identity is
  * replaced once.
- * @param {string} method @param {string} path @param {{json?: any, body?: Blob, contentType?: string}} [o]
+ * @param {string} method @param {string} path
+ * @param {{json?: any, body?: Blob, contentType?: string, headers?: Record<string, string>}} [o]
  */
 export async function authed(method, path, o = {}) {
   const t = await token();

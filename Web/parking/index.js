@@ -13,6 +13,7 @@ import { toast } from '../shell/toast.js';
 import { onThemeChange } from '../shell/theme.js';
 import { clockTime } from './format.js';
 import { startHolds } from './holds.js';
+import { bookingSection } from './booking-form.js';
 
 const CATEGORY = { handicap: 'Accessible', ev: 'EV charging', motorcycle: 'Motorcycle', visitor: 'Visitor', reserved: 'Reserved' };
 const STATE = { f: 'Free', o: 'Taken', h: 'Held', b: 'Booked', c: 'Closed', u: 'No sensor reading' };
@@ -21,7 +22,8 @@ const STATE = { f: 'Free', o: 'Taken', h: 'Held', b: 'Booked', c: 'Closed', u: '
 
 /**
  * @param {{map: WaymarkMap, setTiles: (config: any) => void,
- *   car?: {saveAt: (place: {lat: number, lon: number, spot?: string}) => void}}} ctx
+ *   car?: {saveAt: (place: {lat: number, lon: number, spot?: string}) => void},
+ *   accounts?: {openSignedIn: (view: 'bookings'|'wallet', notice: string) => void}}} ctx
  */
 export async function startParking(ctx) {
   const { map } = ctx;
@@ -42,6 +44,12 @@ export async function startParking(ctx) {
     store,
     onClose: () => { selected = null; pl.refresh(); map.invalidate(); },
     onLevel: (lotId, level) => chooseLevel(lotId, level, true),
+    booking: (lot, timeZone) => bookingSection({
+      lot,
+      timeZone,
+      onSignIn: () => ctx.accounts?.openSignedIn('bookings', 'Sign in or create an account to book: bookings are paid from a wallet that stays with your account.'),
+      onBooked: () => ctx.accounts?.openSignedIn('bookings', ''),
+    }),
   });
   createLotList({ store, onOpen: (id) => openLot(id) });
   const legend = /** @type {HTMLElement} */ (document.getElementById('legend'));

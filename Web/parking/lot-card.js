@@ -1,5 +1,6 @@
-// The card a pin opens (PRK-7, seed 2.2.3): permits, "taken / total", typical occupancy by
-// hour with a weekday switch, the level chooser of a structure, hours, price and rules. A
+// The card a pin opens (PRK-7, seed 2.2.3): permits, "taken / total", booking ahead (PRK-12),
+// typical occupancy by hour with a weekday switch, the level chooser of a structure, hours,
+// price and rules. A
 // bottom sheet on phones, a panel beside the map on wide screens; it follows live changes.
 
 import { renderHistogram } from './histogram.js';
@@ -9,7 +10,9 @@ import {
 
 /**
  * @param {{store: ReturnType<typeof import('./store.js').createParkingStore>,
- *          onClose: () => void, onLevel: (lotId: string, level: number) => void}} o
+ *          onClose: () => void, onLevel: (lotId: string, level: number) => void,
+ *          booking?: (lot: any, timeZone: string) => HTMLElement|null}} o
+ *   booking: the "Book a space" section for a lot that takes bookings (PRK-12)
  */
 export function createLotCard(o) {
   const { store } = o;
@@ -151,6 +154,8 @@ export function createLotCard(o) {
       if (extra) parts.push(extra);
     }
     parts.push(occupancySection(lot), permitsSection(lot, now));
+    const booking = lot.booking && o.booking ? o.booking(lot, tz) : null;
+    if (booking) parts.push(booking);
 
     const hist = el('section', 'section');
     hist.append(el('h3', '', 'Typical occupancy'));

@@ -22,6 +22,9 @@ export class ProblemError extends Error {
   }
 }
 
+/** A fresh Idempotency-Key for one intent (one booking, one top-up). */
+export const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`);
+
 /** Neither the server nor a saved copy could answer. */
 export class OfflineError extends Error {}
 
@@ -81,12 +84,13 @@ async function cached(url) {
  * person (the service worker lets requests with credentials pass through untouched).
  * @param {string} method
  * @param {string} path
- * @param {{json?: any, body?: Blob, contentType?: string, token?: string|null}} [o]
+ * @param {{json?: any, body?: Blob, contentType?: string, token?: string|null, headers?: Record<string, string>}} [o]
+ *   headers: extra request headers (an `Idempotency-Key`)
  * @returns {Promise<any>} the JSON answer, or null when there is none (204)
  */
 export async function send(method, path, o = {}) {
   /** @type {Record<string, string>} */
-  const headers = { Accept: 'application/json, application/problem+json' };
+  const headers = { ...(o.headers ?? {}), Accept: 'application/json, application/problem+json' };
   if (o.token) headers.Authorization = `Bearer ${o.token}`;
   /** @type {BodyInit|undefined} */
   let body;

@@ -1,0 +1,275 @@
+"""Booking ahead and the wallet in the web app (PRK-12, PRK-13; UniPark sprint 4): a booking
+paid with a top-up made on the way, a forfeit after a no-show, check-in, a change of time and
+a cancellation with its refund. A real server with the demo payment provider; the no-show is
+simulated by moving a booking's times back in the server's database, as if 20 minutes had
+passed without anyone checking in."""
+from __future__ import annotations
+
+import json
+import pathlib
+import secrets
+import shutil
+import sqlite3
+import tempfile
+import time
+import uuid
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from conftest import WaymarkServer
+from helpers import App, Accounts, api
+
+PASSWORD = "Parking#2026"
+
+
+@pytest.fixture(scope="module")
+def booking_server():
+    """Its own server: the no-show test writes to its database."""
+    workdir = pathlib.Path(tempfile.mkdtemp(prefix="waymark-browser-bookings-"))
+    s = WaymarkServer(workdir, env={"WAYMARK_PASSWORD_COST": "4"}).start()
+    yield s
+    s.stop()
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture()
+def app(driver, booking_server) -> App:
+    return App(driver, booking_server.url).open()
+
+
+def register(server) -> dict:
+    status, session = api(server.url, "POST", "/v1/accounts",
+                          {"username": f"booker{secrets.token_hex(3)}", "password": PASSWORD})
+    assert status == 201, session
+    return session
+
+
+def sign_in_browser(app: App, session: dict) -> None:
+    """The browser keeps the session as the app does after signing in, then starts again."""
+    app.js("localStorage.setItem('waymark.account.token', arguments[0]);"
+           "localStorage.setItem('waymark.account.me', arguments[1]);", session["token"], json.dumps(session["user"]))
+    app.open()
+
+
+def post(server, path: str, body: dict | None, token: str, key: str | None = None):
+    import urllib.error
+    import urllib.request
+    headers = {"Accept": "application/json", "Authorization": f"Bearer {token}"}
+    data = None
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        data = json.dumps(body).encode()
+    if key:
+        headers["Idempotency-Key"] = key
+    request = urllib.request.Request(server.url + path, data=data, method="POST", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=20) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+def iso(t: datetime) -> str:
+    return t.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def book(server, token: str, lot_id: str, start: datetime, minutes: int) -> dict:
+    status, booking = post(server, "/v1/bookings", {"lotId": lot_id, "start": iso(start), "end": iso(start + timedelta(minutes=minutes))},
+                           token, key=str(uuid.uuid4()))
+    assert status == 201, booking
+    return booking
+
+
+def next_minute(after_minutes: int = 1) -> datetime:
+    now = datetime.now(timezone.utc).replace(second=0, microsecond=0)
+    return now + timedelta(minutes=after_minutes + 1)
+
+
+def wallet(server, token: str) -> tuple[int, list[dict]]:
+    _, w = api(server.url, "GET", "/v1/wallet", token=token)
+    _, h = api(server.url, "GET", "/v1/wallet/history?currency=USD", token=token)
+    usd = next((b["minorUnits"] for b in w["balances"] if b["currency"] == "USD"), 0)
+    return usd, h["lines"]
+
+
+def set_booking_range(app: App, day: str, start: str, end: str) -> None:
+    app.js("""
+        const sec = document.querySelector('#lot-card [data-testid="booking"]');
+        for (const [name, value] of [['day', arguments[0]], ['from', arguments[1]], ['until', arguments[2]]]) {
+          const input = sec.querySelector(`input[name="${name}"]`);
+          input.value = value;
+          input.dispatchEvent(new Event('change', {bubbles: true}));
+        }""", day, start, end)
+
+
+def test_prk12_prk13_book_a_lot_ahead_topping_up_the_wallet_on_the_way(app, booking_server, artifacts):
+    lot = booking_server.lot("A")
+    assert lot["booking"]["bookableCapacity"] == 60
+    app.js("window.waymark.openLot(arguments[0])", lot["id"])
+    section = app.wait(lambda: app.el('#lot-card [data-testid="booking"]'), message="booking section")
+    assert "60 spaces can be booked ahead" in section.text and "$12.00 a day" in section.text
+
+    # A guest sees prices but is sent to sign in to book: money needs an account.
+    tz = ZoneInfo(booking_server.site["timeZone"])
+    day = (datetime.now(tz) + timedelta(days=1)).strftime("%Y-%m-%d")
+    set_booking_range(app, day, "10:00", "12:00")
+    app.wait(lambda: app.el('[data-testid="booking-quote"]').text == "$12.00 · 60 spaces left", message="quote for a guest")
+    go = app.el('#lot-card [data-action="book"]')
+    assert go.text == "Sign in to book"
+    go.click()
+    acc = Accounts(app)
+    acc.wait_view("signed-out")
+    assert "Sign in or create an account to book" in app.el('[data-testid="notice"]').text
+    app.el("#accounts-close").click()
+
+    session = register(booking_server)
+    token = session["token"]
+    sign_in_browser(app, session)
+    app.js("window.waymark.openLot(arguments[0])", lot["id"])
+    app.wait(lambda: app.el('#lot-card [data-testid="booking"]'), message="booking section")
+    set_booking_range(app, day, "10:00", "12:00")
+    app.wait(lambda: app.el('[data-testid="booking-quote"]').text == "$12.00 · 60 spaces left", message="quote")
+    app.wait(lambda: app.el('#lot-card [data-action="book"]').text == "Book for $12.00", message="book button")
+    app.screenshot(artifacts / "booking-lot-card.png")
+    app.el('#lot-card [data-action="book"]').click()
+
+    confirm = app.dialog("confirm-booking")
+    assert "$12.00 is paid from your wallet" in confirm.text and "nothing is refunded" in confirm.text
+    app.dialog_action("confirm-booking", "confirm")
+
+    # The empty wallet cannot pay: the app offers to add the shortfall rounded up to $5.
+    offer = app.dialog("top-up-to-book")
+    assert "Your wallet holds $0.00 and this booking costs $12.00" in offer.text
+    app.screenshot(artifacts / "booking-top-up.png")
+    app.dialog_action("top-up-to-book", "1500")
+
+    acc.wait_view("bookings")
+    card = app.wait(lambda: app.el('#accounts [data-booking-id]'), message="the booking in Your Bookings")
+    assert card.get_attribute("data-state") == "booked"
+    assert "Lot A" in card.text or lot["name"] in card.text
+    assert "10:00 AM – 12:00 PM" in card.text and "Paid $12.00" in card.text
+    app.screenshot(artifacts / "booking-list.png")
+
+    balance, lines = wallet(booking_server, token)
+    assert balance == 300, "top-up $15.00 − booking $12.00"
+    assert [(l["movement"], l["amount"]["minorUnits"]) for l in lines] == [("bookingPayment", -1200), ("topUp", 1500)]
+    _, bookings = api(booking_server.url, "GET", "/v1/bookings", token=token)
+    assert len(bookings["bookings"]) == 1, "one booking, however the top-up went"
+
+    # The wallet screen shows the same balance and history.
+    app.el("#accounts-back").click()
+    acc.wait_view("account")
+    acc.menu("wallet")
+    acc.wait_view("wallet")
+    app.wait(lambda: app.el('[data-testid="wallet-balance"]').text == "$3.00", message="balance")
+    rows = app.wait(lambda: app.els('[data-testid="wallet-history"] li') if len(app.els('[data-testid="wallet-history"] li')) == 2 else None,
+                    message="history")
+    assert rows[0].get_attribute("data-movement") == "bookingPayment" and "−$12.00" in rows[0].text and " A" in rows[0].text
+    assert rows[1].get_attribute("data-movement") == "topUp" and "+$15.00" in rows[1].text
+    app.screenshot(artifacts / "wallet.png")
+
+    # Adding money from the wallet screen.
+    app.el('.wallet-presets [data-amount="1000"]').click()
+    app.wait(lambda: app.el('[data-testid="wallet-balance"]').text == "$13.00", message="balance after adding $10")
+    assert wallet(booking_server, token)[0] == 1300
+    assert not app.console_errors()
+
+
+def test_prk12_a_booking_nobody_checks_into_is_forfeited_without_refund(app, booking_server, artifacts):
+    session = register(booking_server)
+    token = session["token"]
+    assert post(booking_server, "/v1/wallet/top-ups", {"amountMinor": 2000, "currency": "USD"}, token, key=str(uuid.uuid4()))[0] == 201
+    lot = booking_server.lot("A")
+    start = next_minute(30)
+    booking = book(booking_server, token, lot["id"], start, 60)
+    _, before = api(booking_server.url, "GET", f"/v1/lots/{lot['id']}/booking-quote?start={iso(start)}&end={iso(start + timedelta(minutes=60))}")
+    sign_in_browser(app, session)
+    acc = Accounts(app)
+    app.js("window.waymark.openAccount()")
+    acc.wait_view("account")
+    acc.menu("bookings")
+    acc.wait_view("bookings")
+    card = app.wait(lambda: app.el(f'[data-booking-id="{booking["id"]}"]'), message="the booking")
+    assert card.get_attribute("data-state") == "booked"
+    assert "Check in from" in card.text
+
+    # Nobody comes: as if the start was 20 minutes ago.
+    shift = 50 * 60_000
+    with sqlite3.connect(booking_server.database, timeout=30) as db:
+        db.execute("UPDATE bookings SET start_at = start_at - ?, end_at = end_at - ? WHERE id = ?", (shift, shift, booking["id"]))
+
+    deadline = time.time() + 40
+    while api(booking_server.url, "GET", f"/v1/bookings/{booking['id']}", token=token)[1]["state"] != "forfeited":
+        assert time.time() < deadline, "the server did not forfeit the booking"
+        time.sleep(0.5)
+    app.wait(lambda: app.el(f'[data-booking-id="{booking["id"]}"]').get_attribute("data-state") == "forfeited",
+             timeout=25, message="the list shows the forfeit by itself")
+    card = app.el(f'[data-booking-id="{booking["id"]}"]')
+    assert "Forfeited" in card.text and "No refund" in card.text
+    app.screenshot(artifacts / "booking-forfeited.png")
+
+    balance, lines = wallet(booking_server, token)
+    assert balance == 2000 - 1200, "nothing refunded"
+    assert lines[0]["movement"] == "forfeit" and lines[0]["amount"]["minorUnits"] == 0
+    # The space went back: the range quoted before is as free as before the booking.
+    _, after = api(booking_server.url, "GET",
+                   f"/v1/lots/{lot['id']}/booking-quote?start={iso(start)}&end={iso(start + timedelta(minutes=60))}")
+    assert after["spacesLeft"] == before["spacesLeft"] + 1
+
+    app.el("#accounts-back").click()
+    acc.wait_view("account")
+    acc.menu("wallet")
+    acc.wait_view("wallet")
+    first = app.wait(lambda: app.el('[data-testid="wallet-history"] li'), message="history")
+    assert first.get_attribute("data-movement") == "forfeit" and "no refund" in first.text
+
+
+def test_prk12_check_in_change_time_and_cancel_with_refund(app, booking_server):
+    session = register(booking_server)
+    token = session["token"]
+    assert post(booking_server, "/v1/wallet/top-ups", {"amountMinor": 5000, "currency": "USD"}, token, key=str(uuid.uuid4()))[0] == 201
+    nps = booking_server.lot("NPS")
+    lot_a = booking_server.lot("A")
+    soon = book(booking_server, token, lot_a["id"], next_minute(5), 60)
+    tz = ZoneInfo(booking_server.site["timeZone"])
+    tomorrow = (datetime.now(tz) + timedelta(days=1)).replace(hour=9, minute=0, second=0, microsecond=0)
+    later = book(booking_server, token, nps["id"], tomorrow, 120)
+    assert later["paid"]["minorUnits"] == 300, "NPS: $3.00 a day with 2 h included"
+
+    sign_in_browser(app, session)
+    acc = Accounts(app)
+    app.js("window.waymark.openAccount()")
+    acc.wait_view("account")
+    acc.menu("bookings")
+    acc.wait_view("bookings")
+
+    # Check in: open from 15 minutes before the start.
+    app.wait(lambda: app.el(f'[data-booking-id="{soon["id"]}"] [data-action="check-in"]'), message="check-in button").click()
+    app.wait(lambda: app.el(f'[data-booking-id="{soon["id"]}"]').get_attribute("data-state") == "checkedIn", message="checked in")
+    assert api(booking_server.url, "GET", f"/v1/bookings/{soon['id']}", token=token)[1]["state"] == "checkedIn"
+
+    # Change the time of tomorrow's booking to 9:00–13:00: 2 h included, then 4¢ a minute → $7.80.
+    app.el(f'[data-booking-id="{later["id"]}"] [data-action="change"]').click()
+    acc.wait_view("change-booking")
+    app.js("const i = document.querySelector('form[data-form=\"change-booking\"] [name=\"until\"]');"
+           "i.value = '13:00'; i.dispatchEvent(new Event('change'));")
+    app.wait(lambda: app.el('[data-testid="change-quote"]').text == "$7.80 · you pay $4.80 more", message="change quote")
+    acc.submit("change-booking")
+    acc.wait_view("bookings")
+    changed = api(booking_server.url, "GET", f"/v1/bookings/{later['id']}", token=token)[1]
+    assert changed["paid"]["minorUnits"] == 780 and changed["modifications"] == 1
+    app.wait(lambda: "changed once" in app.el(f'[data-booking-id="{later["id"]}"]').text, message="modification shown")
+
+    # Cancel: everything paid comes back.
+    before, _ = wallet(booking_server, token)
+    app.el(f'[data-booking-id="{later["id"]}"] [data-action="cancel"]').click()
+    dialog = app.dialog("cancel-booking")
+    assert "$7.80 goes back to your wallet" in dialog.text
+    app.dialog_action("cancel-booking", "confirm")
+    app.wait(lambda: app.el(f'[data-booking-id="{later["id"]}"]').get_attribute("data-state") == "cancelled", message="cancelled")
+    after, lines = wallet(booking_server, token)
+    assert after == before + 780
+    assert lines[0]["movement"] == "cancellationRefund"
+    assert not app.console_errors()

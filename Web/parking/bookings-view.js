@@ -1,0 +1,212 @@
+// "Your Bookings" in the Accounts panel (PRK-12): what is coming first, then the past ones.
+// A booked space can be checked into from 15 minutes before its start until 15 minutes after
+// it; before the start it can be moved to another time (the difference is settled with the
+// wallet) or cancelled with a full refund. A booking nobody checked into shows as forfeited.
+// The list refreshes itself while open, so a forfeit or a check-in elsewhere shows up.
+
+import { el, button, form, field } from '../accounts/forms.js';
+import { problemText } from '../shell/api.js';
+import { confirm } from '../shell/dialog.js';
+import { toast } from '../shell/toast.js';
+import { formatMoney } from '../shell/money.js';
+import { rangeText, clockText, zonedParts, zonedInstant, addDays, timeValue, minuteOf } from '../shell/zoned-time.js';
+import { listBookings, cancelBooking, checkIn, modifyBooking, quote } from './bookings-api.js';
+
+const REFRESH_MS = 15_000;
+
+const STATE_TEXT = {
+  booked: 'Booked', checkedIn: 'Checked in', forfeited: 'Forfeited', cancelled: 'Cancelled', completed: 'Completed',
+};
+
+/** @typedef {import('../accounts/index.js').AccountsContext} AccountsContext */
+
+/**
+ * @param {AccountsContext} ctx
+ * @returns {import('../accounts/panel.js').View}
+ */
+export function bookingsView(ctx) {
+  let alive = true;
+  let timer = 0;
+  const list = el('div', 'booking-list');
+  list.dataset.testid = 'bookings';
+  const status = el('p', 'muted', 'Loading your bookings…');
+  status.setAttribute('role', 'status');
+
+  async function load() {
+    clearTimeout(timer);
+    try {
+      const [{ bookings }, site] = await Promise.all([listBookings(), ctx.site()]);
+      if (!alive) return;
+      draw(bookings, site.timeZone);
+      status.textContent = bookings.length ? '' : 'No bookings yet. Open a lot on the map and choose “Book a space”.';
+    } catch (err) {
+      if (alive) status.textContent = problemText(err);
+    }
+    if (alive) timer = setTimeout(load, REFRESH_MS);
+  }
+
+  function draw(bookings, tz) {
+    const now = Date.now();
+    const upcoming = bookings.filter((b) => b.state === 'booked' || b.state === 'checkedIn');
+    const past = bookings.filter((b) => !upcoming.includes(b));
+    const parts = [];
+    if (upcoming.length) parts.push(el('h3', 'list-head', 'Coming up'), ...upcoming.map((b) => card(b, tz, now)));
+    if (past.length) parts.push(el('h3', 'list-head', 'Earlier'), ...past.map((b) => card(b, tz, now)));
+    list.replaceChildren(...parts);
+  }
+
+  function card(b, tz, now) {
+    const start = new Date(b.start);
+    const end = new Date(b.end);
+    const item = el('article', `booking-card ${b.state}`);
+    item.dataset.bookingId = b.id;
+    item.dataset.state = b.state;
+    const head = el('div', 'booking-head');
+    const badge = el('span', 'card-badge small', b.lotCode);
+    badge.setAttribute('aria-hidden', 'true');
+    const title = el('div', 'booking-title');
+    title.append(el('strong', '', b.lotName), el('span', 'booking-range', rangeText(start, end, tz)));
+    head.append(badge, title, el('span', `booking-state ${b.state}`, STATE_TEXT[b.state] ?? b.state));
+    item.append(head);
+
+    const facts = [`Paid ${formatMoney(b.paid)}`];
+    if (b.modifications) facts.push(b.modifications === 1 ? 'changed once' : `changed ${b.modifications} times`);
+    item.append(el('p', 'booking-facts muted small', facts.join(' · ')));
+
+    if (b.state === 'booked') {
+      const opens = new Date(b.checkInOpensAt).getTime();
+      const closes = new Date(b.forfeitAt).getTime();
+      const note = el('p', 'booking-note small');
+      note.textContent = now < opens
+        ? `Check in from ${clockText(new Date(opens), tz)}, at the latest by ${clockText(new Date(closes), tz)}.`
+        : `Check in by ${clockText(new Date(closes), tz)} or the space is released without a refund.`;
+      item.append(note);
+      const actions = el('div', 'booking-actions');
+      if (now >= opens && now < closes) {
+        const b1 = button('Check in', () => act(b, 'check-in'), 'acc-button primary');
+        b1.dataset.action = 'check-in';
+        actions.append(b1);
+      }
+      if (now < start.getTime()) {
+        const b2 = button('Change time', () => ctx.panel.push(changeBookingView(ctx, b, tz)), 'acc-button');
+        b2.dataset.action = 'change';
+        const b3 = button('Cancel booking', () => act(b, 'cancel'), 'acc-button');
+        b3.dataset.action = 'cancel';
+        actions.append(b2, b3);
+      }
+      item.append(actions);
+    } else if (b.state === 'checkedIn' && b.checkedInAt) {
+      item.append(el('p', 'booking-note small', `Checked in at ${clockText(new Date(b.checkedInAt), tz)}.`));
+    } else if (b.state === 'forfeited') {
+      item.append(el('p', 'booking-note warning small', `Nobody checked in by ${clockText(new Date(b.forfeitAt), tz)}, so the space was released. No refund.`));
+    } else if (b.state === 'cancelled') {
+      item.append(el('p', 'booking-note small', `Cancelled; ${formatMoney(b.paid)} went back to your wallet.`));
+    }
+    return item;
+  }
+
+  async function act(b, what) {
+    try {
+      if (what === 'cancel') {
+        const ok = await confirm({
+          name: 'cancel-booking',
+          title: `Cancel your booking at ${b.lotCode}?`,
+          message: `${formatMoney(b.paid)} goes back to your wallet.`,
+          confirm: 'Cancel booking',
+          danger: true,
+        });
+        if (!ok) return;
+        await cancelBooking(b.id);
+        toast(`Cancelled · ${formatMoney(b.paid)} refunded`);
+      } else {
+        await checkIn(b.id);
+        toast(`Checked in at ${b.lotCode}`);
+      }
+    } catch (err) {
+      toast(problemText(err), 5000);
+    }
+    load();
+  }
+
+  return {
+    name: 'bookings',
+    title: 'Your Bookings',
+    leave() { alive = false; clearTimeout(timer); },
+    render() {
+      alive = true;
+      load();
+      return [status, list];
+    },
+  };
+}
+
+/**
+ * Moves a booking to another time before it starts; the quote shows what it costs or gives back.
+ * @param {AccountsContext} ctx @param {any} b @param {string} tz
+ * @returns {import('../accounts/panel.js').View}
+ */
+function changeBookingView(ctx, b, tz) {
+  return {
+    name: 'change-booking',
+    title: 'Change Booking',
+    render() {
+      const start = new Date(b.start);
+      const end = new Date(b.end);
+      const s = zonedParts(start, tz);
+      const e = zonedParts(end, tz);
+      const day = field({ label: 'Day', name: 'day', type: 'date', value: s.date, required: true });
+      const from = field({ label: 'From', name: 'from', type: 'time', value: timeValue(s.minute), required: true });
+      const until = field({ label: 'Until', name: 'until', type: 'time', value: timeValue(e.minute), required: true });
+      for (const f of [day, from, until]) f.wrap.classList.add('inline');
+      from.input.step = until.input.step = '900';
+      const row = el('div', 'booking-when');
+      row.append(day.wrap, from.wrap, until.wrap);
+      const line = el('p', 'booking-quote');
+      line.dataset.testid = 'change-quote';
+      line.setAttribute('aria-live', 'polite');
+
+      const range = () => {
+        const a = minuteOf(from.input.value);
+        const z = minuteOf(until.input.value);
+        if (!day.input.value || a == null || z == null) return null;
+        return {
+          start: zonedInstant(day.input.value, a, tz),
+          end: zonedInstant(z > a ? day.input.value : addDays(day.input.value, 1), z, tz),
+        };
+      };
+      let seq = 0;
+      const requote = async () => {
+        const r = range();
+        if (!r) { line.textContent = ''; return; }
+        const mine = ++seq;
+        try {
+          const q = await quote(b.lotId, r.start, r.end);
+          if (mine !== seq) return;
+          if (!q.bookable) { line.textContent = q.problem?.detail ?? 'This time cannot be booked.'; return; }
+          const diff = q.total.minorUnits - b.paid.minorUnits;
+          const settle = diff > 0 ? `you pay ${formatMoney({ minorUnits: diff, currency: q.total.currency })} more`
+            : diff < 0 ? `${formatMoney({ minorUnits: -diff, currency: q.total.currency })} back to your wallet` : 'no difference in price';
+          line.textContent = `${formatMoney(q.total)} · ${settle}`;
+        } catch (err) {
+          if (mine === seq) line.textContent = problemText(err);
+        }
+      };
+      for (const f of [day, from, until]) f.input.addEventListener('change', requote);
+
+      const f = form({
+        name: 'change-booking',
+        submit: 'Save new time',
+        children: [el('p', 'muted small', `${b.lotName} · now ${rangeText(start, end, tz)}`), row, line],
+        async action() {
+          const r = range();
+          if (!r) throw new Error('Choose a day and a time.');
+          await modifyBooking(b.id, r.start, r.end);
+          toast('Booking changed');
+          ctx.panel.back();  // the list redraws and reloads
+        },
+      });
+      requote();
+      return f.el;
+    },
+  };
+}

@@ -3,7 +3,7 @@
 // API reads are network-first and fall back to their last copy, marked as such; the live
 // stream, requests that carry a token and everything not ours pass straight through.
 
-const VERSION = '2026-11-23.1';
+const VERSION = '2026-11-23.2';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -23,6 +23,8 @@ const SHELL = [
   '/accounts/forms.js',
   '/accounts/home.js',
   '/accounts/index.js',
+  '/accounts/outbox-view.js',
+  '/accounts/outbox.js',
   '/accounts/panel.js',
   '/accounts/password-policy.js',
   '/accounts/permits.js',

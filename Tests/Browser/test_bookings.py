@@ -273,3 +273,77 @@ def test_prk12_check_in_change_time_and_cancel_with_refund(app, booking_server):
     assert after == before + 780
     assert lines[0]["movement"] == "cancellationRefund"
     assert not app.console_errors()
+
+
+def test_prk19_bookings_and_permits_made_offline_are_sent_once_when_back_online(driver, own_server, artifacts):
+    session = register(own_server)
+    token = session["token"]
+    assert post(own_server, "/v1/wallet/top-ups", {"amountMinor": 2000, "currency": "USD"}, token, key=str(uuid.uuid4()))[0] == 201
+    lot = own_server.lot("A")
+    app = App(driver, own_server.url).open()
+    sign_in_browser(app, session)
+    app.js("window.waymark.openLot(arguments[0])", lot["id"])
+    app.wait(lambda: app.el('#lot-card [data-testid="booking"]'), message="booking section")
+    tz = ZoneInfo(own_server.site["timeZone"])
+    day1 = (datetime.now(tz) + timedelta(days=1)).strftime("%Y-%m-%d")
+    day2 = (datetime.now(tz) + timedelta(days=2)).strftime("%Y-%m-%d")
+    set_booking_range(app, day1, "10:00", "12:00")
+    app.wait(lambda: app.el('[data-testid="booking-quote"]').text == "$12.00 · 60 spaces left", message="quote online")
+
+    acc = Accounts(app)
+    app.js("window.waymark.openAccount()")
+    acc.wait_view("account")
+    acc.menu("permits")
+    acc.wait_view("permits")
+    app.wait(lambda: app.el(".permit-set").is_enabled(), message="permits loaded")
+
+    own_server.stop()
+    # A permit chosen offline is kept here and waits.
+    app.el('.permit-set input[value="green"]').click()
+    app.wait(lambda: app.el('[data-testid="permits-status"]').text.startswith("Offline"), message="permit queued")
+    app.el("#accounts-close").click()
+    # Two bookings made offline: the wallet ($20) pays for the first only.
+    for day in (day1, day2):
+        app.js("window.waymark.openLot(arguments[0])", lot["id"])
+        set_booking_range(app, day, "10:00", "12:00")
+        app.wait(lambda: app.el('#lot-card [data-action="book"]').text == "Book when back online", message="offline booking offered")
+        assert "Offline" in app.el('[data-testid="booking-quote"]').text
+        app.el('#lot-card [data-action="book"]').click()
+        dialog = app.dialog("confirm-offline-booking")
+        assert "$12.00 a day" in dialog.text
+        app.dialog_action("confirm-offline-booking", "confirm")
+        Accounts(app).wait_view("bookings")
+        app.el("#accounts-close").click()
+    app.js("window.waymark.openAccount()")
+    acc.wait_view("account")
+    assert app.el("#btn-account").get_attribute("data-waiting") == "3"
+    assert "3 changes wait to be sent" in app.el('#accounts [data-action="outbox"]').text
+    acc.menu("bookings")
+    acc.wait_view("bookings")
+    waiting = app.els('[data-testid="bookings-waiting"] [data-write-id]')
+    assert [w.get_attribute("data-state") for w in waiting] == ["pending", "pending"]
+    assert "Book A" in waiting[0].text and "Made offline" in waiting[0].text
+    app.screenshot(artifacts / "bookings-offline-waiting.png")
+
+    # Back online: the outbox sends by itself; the first booking is made once, the second is
+    # refused for want of money and says so, with Try again and Discard.
+    own_server.start()
+    app.wait(lambda: len(app.els('[data-testid="bookings-waiting"] [data-state="failed"]')) == 1
+             and len(app.els('[data-testid="bookings-waiting"] [data-write-id]')) == 1, timeout=45, message="outbox sent")
+    failed = app.el('[data-testid="bookings-waiting"] [data-state="failed"]')
+    assert "wallet" in failed.text.lower(), failed.text
+    assert "10:00 AM – 12:00 PM" in failed.text, "the range the person chose, not an earlier one"
+    pending_days = [w.get_attribute("data-write-id") for w in app.els('[data-testid="bookings-waiting"] [data-write-id]')]
+    assert len(pending_days) == 1
+    app.wait(lambda: len(app.els('#accounts [data-booking-id]')) == 1, timeout=20, message="the sent booking listed")
+    _, bookings = api(own_server.url, "GET", "/v1/bookings", token=token)
+    assert [b["state"] for b in bookings["bookings"]] == ["booked"], "made once"
+    start = datetime.fromisoformat(bookings["bookings"][0]["start"].replace("Z", "+00:00")).astimezone(tz)
+    assert (start.strftime("%Y-%m-%d"), start.hour, start.minute) == (day1, 10, 0)
+    assert wallet(own_server, token)[0] == 800
+    assert api(own_server.url, "GET", "/v1/me/permits", token=token) == (200, {"permits": ["green"]})
+    assert app.el("#btn-account").get_attribute("data-failed") == "true"
+    app.screenshot(artifacts / "bookings-offline-failed.png")
+    failed.find_element("css selector", '[data-action="discard"]').click()
+    app.wait(lambda: not app.els('[data-testid="bookings-waiting"] [data-write-id]'), message="discarded")
+    assert app.el("#btn-account").get_attribute("data-waiting") == "0"

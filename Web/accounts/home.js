@@ -7,6 +7,7 @@ import { el, button, field, passwordField, form } from './forms.js';
 import { signIn, signOut, cachedMe, fetchMe, signedIn } from './session.js';
 import { toast } from '../shell/toast.js';
 import { ProblemError } from '../shell/api.js';
+import { writes } from './outbox.js';
 
 /** @typedef {import('./index.js').AccountsContext} AccountsContext */
 
@@ -54,10 +55,26 @@ export function signedOutView(ctx, o = {}) {
           ['schedule', 'Weekly Schedule', () => ctx.panel.push(ctx.views.schedule())],
         ]),
       );
-      parts.push(f.el, links, without);
+      parts.push(...waitingNote(ctx), f.el, links, without);
       return parts;
     },
   };
+}
+
+/**
+ * A line at the top when writes made offline wait or were refused (PRK-19).
+ * @param {AccountsContext} ctx
+ */
+function waitingNote(ctx) {
+  const all = writes();
+  if (!all.length) return [];
+  const failed = all.filter((w) => w.state === 'failed').length;
+  const text = failed
+    ? `${failed} ${failed === 1 ? 'change was' : 'changes were'} not accepted`
+    : `${all.length} ${all.length === 1 ? 'change waits' : 'changes wait'} to be sent`;
+  const b = button(text, () => ctx.panel.push(ctx.views.outbox()), `outbox-note${failed ? ' failed' : ''}`);
+  b.dataset.action = 'outbox';
+  return [b];
 }
 
 /** @param {[string, string, () => void, string?][]} items */
@@ -127,7 +144,7 @@ export function signedInView(ctx) {
       const del = button('Delete Account', () => ctx.panel.push(ctx.views.deleteAccount()), 'acc-button danger');
       del.dataset.action = 'delete';
       danger.append(del);
-      return [hello, items, danger];
+      return [hello, ...waitingNote(ctx), items, danger];
     },
   };
 }

@@ -10,6 +10,9 @@ import { permitsView } from './permits.js';
 import { deleteAccountView } from './delete-account.js';
 import { scheduleView } from './schedule.js';
 import { walletView } from './wallet.js';
+import { outboxView } from './outbox-view.js';
+import { writes, onChange as onOutboxChange, onSent } from './outbox.js';
+import { toast } from '../shell/toast.js';
 import { bookingsView } from '../parking/bookings-view.js';
 import { signedIn, hasDevice, cachedMe, fetchMe, onSessionChange } from './session.js';
 
@@ -22,7 +25,7 @@ import { signedIn, hasDevice, cachedMe, fetchMe, onSessionChange } from './sessi
  *   register: () => import('./panel.js').View, forgot: () => import('./panel.js').View, update: () => import('./panel.js').View,
  *   permits: () => import('./panel.js').View, schedule: () => import('./panel.js').View,
  *   deleteAccount: () => import('./panel.js').View, bookings: () => import('./panel.js').View,
- *   wallet: () => import('./panel.js').View}} views
+ *   wallet: () => import('./panel.js').View, outbox: () => import('./panel.js').View}} views
  */
 
 /** @param {{site: () => Promise<{id: string, timeZone: string}>, lotCode: (lotId: string) => string|null}} o */
@@ -45,6 +48,7 @@ export function startAccounts(o) {
       deleteAccount: () => deleteAccountView(ctx),
       bookings: () => bookingsView(ctx),
       wallet: () => walletView(ctx),
+      outbox: () => outboxView(),
     },
   };
 
@@ -54,6 +58,16 @@ export function startAccounts(o) {
     button.title = me?.username ? `Account: ${me.username}` : 'Sign in or create an account';
   };
   onSessionChange(showWho);
+  // PRK-19: the person button says when writes made offline wait to be sent or were refused.
+  const showWaiting = () => {
+    const all = writes();
+    button.dataset.waiting = String(all.length);
+    button.dataset.failed = String(all.some((w) => w.state === 'failed'));
+    if (panel.view === 'account') panel.refresh();
+  };
+  onOutboxChange(showWaiting);
+  showWaiting();
+  onSent((w) => toast(`Sent: ${w.label}`));
   addEventListener('storage', (e) => { if (e.key === null || e.key?.startsWith('waymark.account')) showWho(); });
   showWho();
 

@@ -1,8 +1,10 @@
 // Your Permits (PRK-16): which of Green, Yellow, Black and Handicap you hold; none by default.
-// Works signed out with the device identity (ACC-8). Each change is saved at once.
+// Works signed out with the device identity (ACC-8). Each change is saved at once; offline it
+// waits in the outbox and is sent when Waymark can be reached (PRK-19).
 
 import { el } from './forms.js';
 import { authed } from './session.js';
+import { sendOrQueue } from './outbox.js';
 import { problemText } from '../shell/api.js';
 import { PERMIT_NAMES } from '../parking/format.js';
 
@@ -54,10 +56,20 @@ export function permitsView() {
         status.textContent = 'Saving…';
         pending = pending.then(async () => {
           try {
-            const r = await authed('PUT', '/v1/me/permits', { json: { permits: wanted } });
+            const names = wanted.map((p) => PERMIT_NAMES[p]).join(', ') || 'none';
+            const r = await sendOrQueue({
+              kind: 'permits', label: `Your permits: ${names}`, method: 'PUT', path: '/v1/me/permits',
+              json: { permits: wanted }, supersedes: true,
+            });
             if (!alive) return;
-            showSaved(r.permits);
-            status.textContent = 'Saved';
+            if (r.sent) {
+              showSaved(r.answer.permits);
+              status.textContent = 'Saved';
+            } else {
+              saved = wanted;
+              set.dataset.permits = wanted.join(',');
+              status.textContent = 'Offline: saved here and sent when Waymark can be reached.';
+            }
           } catch (err) {
             if (!alive) return;
             showSaved(saved);

@@ -5,15 +5,16 @@
 
 import { el } from '../accounts/forms.js';
 import { signedIn } from '../accounts/session.js';
-import { ProblemError, problemText } from '../shell/api.js';
+import { ProblemError, OfflineError, problemText } from '../shell/api.js';
 import { choose, confirm, inform } from '../shell/dialog.js';
 import { toast } from '../shell/toast.js';
 import { formatMoney } from '../shell/money.js';
 import {
   zonedParts, zonedInstant, addDays, timeValue, minuteOf, rangeText,
 } from '../shell/zoned-time.js';
-import { quote, createBooking, newKey } from './bookings-api.js';
+import { quote, newKey } from './bookings-api.js';
 import { getWallet, topUp, balanceIn } from '../accounts/wallet-api.js';
+import { sendOrQueue } from '../accounts/outbox.js';
 
 const STEP = 15;
 const QUOTE_DELAY_MS = 250;
@@ -99,7 +100,7 @@ export function bookingSection(o) {
   book.dataset.action = 'book';
   sec.append(row, next, line, error, book);
 
-  /** @type {{start: Date, end: Date, quote: any}|null} */
+  /** @type {{start: Date, end: Date, quote: any, offline?: boolean}|null} */
   let current = null;
   /** The key of the booking being attempted: kept across a top-up and retries, new per range. */
   let pendingKey = '';
@@ -120,6 +121,11 @@ export function bookingSection(o) {
     if (!signedIn()) {
       book.textContent = 'Sign in to book';
       book.disabled = false;
+      return;
+    }
+    if (current?.offline) {
+      book.disabled = false;
+      book.textContent = 'Book when back online';
       return;
     }
     const q = current?.quote;
@@ -147,17 +153,32 @@ export function bookingSection(o) {
       else line.textContent = `${formatMoney(q.total)} · ${q.spacesLeft} ${q.spacesLeft === 1 ? 'space' : 'spaces'} left`;
     } catch (err) {
       if (mine !== seq) return;
-      line.textContent = problemText(err);
+      if (err instanceof OfflineError) {
+        // PRK-19: the booking can still be made; it is sent, priced and paid when back online.
+        current = { start: r.start, end: r.end, quote: null, offline: true };
+        line.textContent = 'Offline: no price or spaces right now. You can still book; it is sent when Waymark can be reached.';
+      } else {
+        line.textContent = problemText(err);
+      }
     }
     showButton();
   }
 
-  const later = () => { clearTimeout(timer); timer = setTimeout(requote, QUOTE_DELAY_MS); };
+  const later = () => { clearTimeout(timer); timer = setTimeout(() => { timer = 0; requote(); }, QUOTE_DELAY_MS); };
   for (const i of [day, from, until]) { i.addEventListener('input', later); i.addEventListener('change', later); }
 
   async function go() {
     if (!signedIn()) { o.onSignIn(); return; }
+    // The inputs may have changed since the last quote (it waits for typing to pause): book
+    // what the person sees, never the range quoted before.
+    const r = range();
+    if (timer || !current || !r || +r.start !== +current.start || +r.end !== +current.end) {
+      clearTimeout(timer);
+      timer = 0;
+      await requote();
+    }
     const c = current;
+    if (c?.offline) { await queueOffline(c); return; }
     if (!c?.quote?.available) return;
     const when = rangeText(c.start, c.end, timeZone);
     const ok = await confirm({
@@ -173,14 +194,19 @@ export function bookingSection(o) {
     book.setAttribute('aria-busy', 'true');
     error.hidden = true;
     try {
-      const booking = await bookPaying(c);
-      if (!booking) return;
+      const result = await bookPaying(c);
+      if (!result) return;
       pendingKey = '';
       pendingRange = '';
-      toast(`Booked ${lot.code} · ${when}`);
-      o.onBooked(booking);
+      if (result.queued) toast('Offline: the booking is sent when Waymark can be reached');
+      else toast(`Booked ${lot.code} · ${when}`);
+      o.onBooked(result.booking ?? null);
       requote();
     } catch (err) {
+      if (err instanceof OfflineError) {
+        await queueOffline(c);
+        return;
+      }
       error.textContent = problemText(err);
       error.hidden = false;
     } finally {
@@ -192,14 +218,14 @@ export function bookingSection(o) {
   /**
    * Books, offering a top-up first when the wallet holds too little (checked before, and again
    * if the server says so: another device may have spent it meanwhile). Null when the person
-   * gave up.
+   * gave up; `queued` when the connection dropped and the booking waits in the outbox.
    */
   async function bookPaying(c) {
     const price = c.quote.total;
     let wallet = await getWallet();
     if (balanceIn(wallet, price.currency).minorUnits >= price.minorUnits) {
       try {
-        return await createBooking({ lotId: lot.id, start: c.start, end: c.end }, pendingKey);
+        return await send(c);
       } catch (err) {
         if (!(err instanceof ProblemError) || err.kind !== 'insufficient-funds') throw err;
       }
@@ -224,7 +250,41 @@ export function bookingSection(o) {
       await inform({ name: 'top-up-failed', title: 'Money not added', message: problemText(err) });
       return null;
     }
-    return createBooking({ lotId: lot.id, start: c.start, end: c.end }, pendingKey);
+    return send(c);
+  }
+
+  /** The booking, sent now or, when the connection drops on the way, queued with its key. */
+  async function send(c) {
+    const r = await sendOrQueue({
+      kind: 'booking',
+      key: pendingKey,
+      label: `Book ${lot.code} · ${rangeText(c.start, c.end, timeZone)}`,
+      method: 'POST',
+      path: '/v1/bookings',
+      json: { lotId: lot.id, start: c.start.toISOString(), end: c.end.toISOString() },
+      ref: { lotId: lot.id, lotCode: lot.code, lotName: lot.name, start: c.start.toISOString(), end: c.end.toISOString() },
+    });
+    return r.sent ? { booking: r.answer } : { queued: r.write };
+  }
+
+  /** Offline: no quote, no wallet check; the server prices and charges it when it arrives. */
+  async function queueOffline(c) {
+    const when = rangeText(c.start, c.end, timeZone);
+    const ok = await confirm({
+      name: 'confirm-offline-booking',
+      title: `Book ${lot.code} · ${when} when back online?`,
+      message: `Waymark cannot be reached now. The booking is sent as soon as it can be, priced then (${tariffText(offer.tariff)}) and paid from your wallet. If no space is left or the wallet holds too little, Your Bookings says so.`,
+      confirm: 'Book when online',
+    });
+    if (!ok) return;
+    const rangeKey = `${c.start.toISOString()}/${c.end.toISOString()}`;
+    if (rangeKey !== pendingRange) { pendingKey = newKey(); pendingRange = rangeKey; }
+    const result = await send(c).catch((err) => { error.textContent = problemText(err); error.hidden = false; return null; });
+    if (!result) return;
+    pendingKey = '';
+    pendingRange = '';
+    toast(result.queued ? 'Saved: the booking is sent when Waymark can be reached' : `Booked ${lot.code} · ${when}`);
+    o.onBooked(result.booking ?? null);
   }
 
   book.addEventListener('click', go);

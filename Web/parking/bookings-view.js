@@ -3,6 +3,8 @@
 // it; before the start it can be moved to another time (the difference is settled with the
 // wallet) or cancelled with a full refund. A booking nobody checked into shows as forfeited.
 // The list refreshes itself while open, so a forfeit or a check-in elsewhere shows up.
+// Bookings and cancellations made offline wait at the top until they are sent (PRK-19); one
+// the server refused says why, with Retry and Discard.
 
 import { el, button, form, field } from '../accounts/forms.js';
 import { problemText } from '../shell/api.js';
@@ -10,7 +12,8 @@ import { confirm } from '../shell/dialog.js';
 import { toast } from '../shell/toast.js';
 import { formatMoney } from '../shell/money.js';
 import { rangeText, clockText, zonedParts, zonedInstant, addDays, timeValue, minuteOf } from '../shell/zoned-time.js';
-import { listBookings, cancelBooking, checkIn, modifyBooking, quote } from './bookings-api.js';
+import { listBookings, checkIn, modifyBooking, quote } from './bookings-api.js';
+import { writes, onChange, sendOrQueue, retry, discard } from '../accounts/outbox.js';
 
 const REFRESH_MS = 15_000;
 
@@ -27,35 +30,76 @@ const STATE_TEXT = {
 export function bookingsView(ctx) {
   let alive = true;
   let timer = 0;
+  let stopWatching = () => {};
   const list = el('div', 'booking-list');
   list.dataset.testid = 'bookings';
   const status = el('p', 'muted', 'Loading your bookings…');
   status.setAttribute('role', 'status');
 
+  /** @type {any[]} */
+  let last = [];
+  let tz = 'UTC';
+  const waiting = el('div', 'booking-waiting');
+  waiting.dataset.testid = 'bookings-waiting';
+
   async function load() {
     clearTimeout(timer);
     try {
-      const [{ bookings }, site] = await Promise.all([listBookings(), ctx.site()]);
+      const site = await ctx.site();
+      tz = site.timeZone;
+      const { bookings } = await listBookings();
       if (!alive) return;
-      draw(bookings, site.timeZone);
-      status.textContent = bookings.length ? '' : 'No bookings yet. Open a lot on the map and choose “Book a space”.';
+      last = bookings;
+      status.textContent = bookings.length || ours().length ? '' : 'No bookings yet. Open a lot on the map and choose “Book a space”.';
     } catch (err) {
       if (alive) status.textContent = problemText(err);
     }
-    if (alive) timer = setTimeout(load, REFRESH_MS);
+    if (alive) {
+      draw(last);
+      timer = setTimeout(load, REFRESH_MS);
+    }
   }
 
-  function draw(bookings, tz) {
+  const ours = () => writes().filter((w) => w.kind === 'booking' || w.kind === 'cancel-booking');
+
+  function pendingCard(w) {
+    const item = el('article', `booking-card pending ${w.state}`);
+    item.dataset.writeId = w.id;
+    item.dataset.state = w.state;
+    const head = el('div', 'booking-head');
+    const title = el('div', 'booking-title');
+    title.append(el('strong', '', w.label));
+    if (w.kind === 'booking' && w.ref) title.append(el('span', 'booking-range', w.ref.lotName));
+    head.append(title, el('span', `booking-state ${w.state}`, w.state === 'failed' ? 'Not sent' : 'Waiting'));
+    item.append(head);
+    if (w.state === 'failed') {
+      item.append(el('p', 'booking-note warning small', w.error ?? 'The server refused it.'));
+      const actions = el('div', 'booking-actions');
+      const again = button('Try again', () => { retry(w.id); }, 'acc-button primary');
+      again.dataset.action = 'retry';
+      const drop = button('Discard', () => discard(w.id), 'acc-button');
+      drop.dataset.action = 'discard';
+      actions.append(again, drop);
+      item.append(actions);
+    } else {
+      item.append(el('p', 'booking-note small muted', 'Made offline · sent when Waymark can be reached.'));
+    }
+    return item;
+  }
+
+  function draw(bookings) {
     const now = Date.now();
+    const queued = ours();
+    waiting.replaceChildren(...(queued.length ? [el('h3', 'list-head', 'Waiting to send'), ...queued.map(pendingCard)] : []));
     const upcoming = bookings.filter((b) => b.state === 'booked' || b.state === 'checkedIn');
     const past = bookings.filter((b) => !upcoming.includes(b));
     const parts = [];
-    if (upcoming.length) parts.push(el('h3', 'list-head', 'Coming up'), ...upcoming.map((b) => card(b, tz, now)));
-    if (past.length) parts.push(el('h3', 'list-head', 'Earlier'), ...past.map((b) => card(b, tz, now)));
+    if (upcoming.length) parts.push(el('h3', 'list-head', 'Coming up'), ...upcoming.map((b) => card(b, now)));
+    if (past.length) parts.push(el('h3', 'list-head', 'Earlier'), ...past.map((b) => card(b, now)));
     list.replaceChildren(...parts);
   }
 
-  function card(b, tz, now) {
+  function card(b, now) {
     const start = new Date(b.start);
     const end = new Date(b.end);
     const item = el('article', `booking-card ${b.state}`);
@@ -116,8 +160,14 @@ export function bookingsView(ctx) {
           danger: true,
         });
         if (!ok) return;
-        await cancelBooking(b.id);
-        toast(`Cancelled · ${formatMoney(b.paid)} refunded`);
+        const r = await sendOrQueue({
+          kind: 'cancel-booking',
+          label: `Cancel ${b.lotCode} · ${rangeText(new Date(b.start), new Date(b.end), tz)}`,
+          method: 'POST',
+          path: `/v1/bookings/${encodeURIComponent(b.id)}/cancel`,
+          ref: { bookingId: b.id },
+        });
+        toast(r.sent ? `Cancelled · ${formatMoney(b.paid)} refunded` : 'Offline: the cancellation is sent when Waymark can be reached');
       } else {
         await checkIn(b.id);
         toast(`Checked in at ${b.lotCode}`);
@@ -131,11 +181,15 @@ export function bookingsView(ctx) {
   return {
     name: 'bookings',
     title: 'Your Bookings',
-    leave() { alive = false; clearTimeout(timer); },
+    leave() { alive = false; clearTimeout(timer); stopWatching(); },
     render() {
       alive = true;
+      stopWatching();
+      // A queued write sent or refused changes both lists: draw at once, then ask the server.
+      const off = onChange(() => { if (alive) { draw(last); load(); } });
+      stopWatching = () => { off(); };
       load();
-      return [status, list];
+      return [status, waiting, list];
     },
   };
 }

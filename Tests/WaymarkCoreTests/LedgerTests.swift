@@ -190,6 +190,17 @@ struct LedgerTests {
         #expect(Money(10, "USD") + Money(20, "USD") == Money(30, "USD"))
     }
 
+    @Test("PRK-13: amounts in sentences use the currency's own decimals")
+    func prk13MoneyText() {
+        #expect(Money(1_200, "USD").displayText == "12.00 USD")
+        #expect(Money(5, "USD").displayText == "0.05 USD")
+        #expect(Money(-780, "EUR").displayText == "-7.80 EUR")
+        #expect(Money(500, "JPY").displayText == "500 JPY")
+        #expect(Money(1_005, "KWD").displayText == "1.005 KWD")
+        let short = LedgerError.insufficientFunds(.wallet("u"), balance: Money(800, "USD"), debit: Money(1_200, "USD"))
+        #expect(short.description == "The wallet holds 8.00 USD and 12.00 USD is needed.")
+    }
+
     // MARK: Random workload
 
     /// Thousands of mixed operations through BookingRules and the ledger, checked after every

@@ -151,7 +151,7 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
         case .missingReference(let movement): "A \(movement.rawValue) must name its booking."
         case .wrongShape(let movement, let why): "Not a valid \(movement.rawValue): \(why)"
         case .insufficientFunds(_, let balance, let debit):
-            "The wallet holds \(balance.minorUnits) \(balance.currency) in minor units; \(debit.minorUnits) are needed."
+            "The wallet holds \(balance.displayText) and \(debit.displayText) is needed."
         case .duplicateTransaction(let id): "Transaction \(id) was already posted."
         }
     }

@@ -28,6 +28,28 @@ public struct Money: Hashable, Codable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(minorUnits) \(currency)" }
 
+    /// "12.00 USD", "500 JPY": for sentences a person reads (problem details). Apps format
+    /// amounts in the reader's locale themselves from `minorUnits`.
+    public var displayText: String {
+        let digits = Self.minorDigits(currency)
+        let sign = minorUnits < 0 ? "-" : ""
+        let units = minorUnits.magnitude
+        guard digits > 0 else { return "\(sign)\(units) \(currency)" }
+        var scale: UInt = 1
+        for _ in 0..<digits { scale *= 10 }
+        let fraction = String(units % scale)
+        return "\(sign)\(units / scale).\(String(repeating: "0", count: digits - fraction.count))\(fraction) \(currency)"
+    }
+
+    /// Digits after the decimal point (ISO 4217): 2 for most currencies.
+    public static func minorDigits(_ currency: String) -> Int {
+        switch currency {
+        case "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF": 0
+        case "BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND": 3
+        default: 2
+        }
+    }
+
     // Adding amounts of two currencies is a programming error, not bad input: every price of a
     // booking comes from one lot's tariff, and the ledger keeps currencies apart by itself.
     public static func + (a: Money, b: Money) -> Money {

@@ -9,7 +9,8 @@ import WaymarkCore
 /// The Waymark SDK: what a native app (or the gateway emulator) uses to talk to a server.
 ///
 /// Reads that a person needs while walking to the car (occupancy, spot states) keep their last
-/// good answer on disk and return it, with its age, when the server cannot be reached.
+/// good answer on disk and return it, with its age, when the server cannot be reached; writes
+/// made then wait in `outbox` (see `send(_:)`).
 public final class WaymarkClient: Sendable {
     public let serverURL: URL
     let client: Client
@@ -19,9 +20,11 @@ public final class WaymarkClient: Sendable {
     let now: @Sendable () -> Date
     /// The session token of the signed-in account or device identity, kept where the app chose.
     public let tokenStore: (any TokenStore)?
+    /// Writes made offline, waiting to be sent (PRK-19); on disk in `cacheDirectory` when given.
+    public let outbox: Outbox
 
     /// - Parameters:
-    ///   - cacheDirectory: where last good responses are kept; nil keeps none.
+    ///   - cacheDirectory: where last good responses and the outbox are kept; nil keeps them in memory only.
     ///   - gatewayKey: the bearer secret sent with gateway operations.
     ///   - tokenStore: where the session token lives; nil for clients that never sign in.
     public init(
@@ -37,6 +40,7 @@ public final class WaymarkClient: Sendable {
         self.now = now
         self.cache = cacheDirectory.map(ResponseCache.init(directory:))
         self.tokenStore = tokenStore
+        self.outbox = Outbox(file: cacheDirectory?.appendingPathComponent("outbox.json"))
         let middlewares: [any ClientMiddleware] = [
             ProblemMiddleware(), BearerMiddleware(gatewayKey: gatewayKey), SessionMiddleware(store: tokenStore),
         ]

@@ -39,9 +39,10 @@ extension WaymarkClient {
         return try keep(ok.body.json)
     }
 
-    /// Ends the session on the server and forgets the token (ACC-3). The token is forgotten
-    /// even when the server cannot be reached.
+    /// Ends the session on the server and forgets the token and the writes still waiting in the
+    /// outbox (ACC-3). Both are forgotten even when the server cannot be reached.
     public func signOut() async throws {
+        await outbox.removeAll()
         defer { tokenStore?.save(nil) }
         guard hasSession else { return }
         _ = try await call { try await client.signOut() }

@@ -239,6 +239,50 @@ struct BookingTests {
         }
     }
 
+    @Test("PRK-12 PRK-10 check-in by the spot's sensor: a car arrives on the spot the member holds in the booked lot and \"it was me\" checks the booking in",
+          arguments: TestDatabase.available)
+    func sensorCheckIn(db: TestDatabase) async throws {
+        try await TestApp.with(db, configure: bookingConfig) { ctx in
+            let lot = try await ctx.freeLot("L")
+            let members = try await ctx.members(2, cents: 1000)
+            let start = T.local(day: 18, 10), end = T.local(day: 18, 11)
+            let mine = try #require(try await ctx.book(members[0].token, lot: lot.id, start, end).json["id"] as? String)
+            let theirs = try #require(try await ctx.book(members[1].token, lot: lot.id, start, end).json["id"] as? String)
+            var seq = 10
+
+            /// Holds spot `ordinal`, reports a car on it, answers yes; returns the answer.
+            func arrive(_ token: String, _ ordinal: Int) async throws -> TestResponse {
+                let hold = try await ctx.call(.POST, "/v1/holds", token: token, json: ["spotId": lot.spots[ordinal]])
+                let id = try #require(hold.json["id"] as? String)
+                seq += 1
+                _ = try await ctx.ingest([TestContext.event(lot.sensors[ordinal], true, at: ctx.clock.now, seq: seq)])
+                return try await ctx.call(.POST, "/v1/holds/\(id)/answer", token: token, json: ["wasMe": true])
+            }
+
+            // 9:00 is before check-in opens (9:45): the arrival is a parked car, nothing more.
+            let early = try await arrive(members[0].token, 3)
+            #expect(early.status == .ok)
+            #expect(early.json["checkedIn"] == nil)
+            #expect(try await ctx.call(.GET, "/v1/bookings/\(mine)", token: members[0].token).json["state"] as? String == "booked")
+
+            ctx.clock.set(T.local(day: 18, 9, 50))
+            let arrived = try await arrive(members[0].token, 4)
+            let booking = try #require(arrived.json["checkedIn"] as? [String: Any])
+            #expect(booking["id"] as? String == mine)
+            #expect(booking["state"] as? String == "checkedIn")
+            #expect(booking["checkedInAt"] as? String == T.iso(T.local(day: 18, 9, 50)))
+            #expect((arrived.json["answered"] as? [String: Any])?["outcome"] as? String == "parked")
+            #expect(try await ctx.call(.GET, "/v1/bookings/\(theirs)", token: members[1].token).json["state"] as? String == "booked",
+                    "only the arriving member's booking")
+
+            // At 10:15 the sweep forfeits the other booking and leaves the checked-in one.
+            ctx.clock.set(T.local(day: 18, 10, 15))
+            #expect(try await ctx.services.bookings.sweep() == .init(forfeited: 1, completed: 0))
+            #expect(try await ctx.call(.GET, "/v1/bookings/\(mine)", token: members[0].token).json["state"] as? String == "checkedIn")
+            try await ctx.checkLedger()
+        }
+    }
+
     /// Records what `BookingService` tells watchers.
     actor ReleasedSpaces: BookingObserver {
         var lots: [String] = []

@@ -247,6 +247,8 @@ export function startHolds(o) {
       if (wasMe) {
         end();
         o.refresh();
+        // PRK-12: the sensor saw the car arrive, so a booking in this lot is checked in.
+        if (r.checkedIn) toast(`Checked in to your booking at ${r.checkedIn.lotCode}`, 5000);
         offerToSave(r.answered ?? old);
       } else if (r.next) {
         redirects++;

@@ -33,11 +33,13 @@ extension WaymarkClient {
         return try ok.body.json
     }
 
-    /// "Was it you?" Yes ends the hold; no returns the hold on the nearest spot you may use, if any.
-    public func answerHold(id: String, wasMe: Bool) async throws -> (answered: Components.Schemas.Hold, next: Components.Schemas.Hold?) {
+    /// "Was it you?" Yes ends the hold, and checks in your booking in that lot when its check-in
+    /// is open (`checkedIn`, PRK-12); no returns the hold on the nearest spot you may use, if any.
+    public func answerHold(id: String, wasMe: Bool) async throws
+        -> (answered: Components.Schemas.Hold, next: Components.Schemas.Hold?, checkedIn: Booking?) {
         let output = try await call { try await client.answerHold(path: .init(holdId: id), body: .json(.init(wasMe: wasMe))) }
         guard case .ok(let ok) = output else { throw Self.unexpected }
         let result = try ok.body.json
-        return (result.answered, result.next)
+        return (result.answered, result.next, result.checkedIn)
     }
 }

@@ -157,6 +157,32 @@ struct BookingService: Sendable {
         }
     }
 
+    /// A sensor saw the user's car arrive in `lotId` (on a spot they held, and they said "it was
+    /// me"): their booking in that lot whose check-in is open is checked in, as if they had
+    /// pressed Check in (PRK-12, "check-in by the spot's sensor"). Nil when there is none;
+    /// a guest has no bookings. The earliest such booking wins when several are open.
+    func checkInArrival(userId: String, lotId: String) async throws -> BookingRow? {
+        let now = now()
+        // The window is start − 15 min … start + 15 min (or the end): so the start lies within
+        // 15 minutes either side of now.
+        let rows = try await store.sql.raw("""
+            \(unsafeRaw: BookingRow.select)
+            WHERE b.user_id = \(bind: userId) AND b.lot_id = \(bind: lotId) AND b.state = 'booked'
+              AND b.start_at <= \(bind: now.addingTimeInterval(BookingRules.checkInOpensBefore).millis)
+              AND b.start_at > \(bind: now.addingTimeInterval(-BookingRules.noShowGrace).millis)
+            ORDER BY b.start_at, b.id
+            """).all().map(BookingRow.init)
+        for row in rows {
+            guard let checkedIn = try? BookingRules.checkIn(row.booking, at: now) else { continue }
+            let done = try await store.write { sql -> BookingRow? in
+                guard try await BookingStore.update(checkedIn, from: .booked, at: now, sql: sql) else { return nil }
+                return try await require(row.booking.id, sql: sql)
+            }
+            if let done { return done }
+        }
+        return nil
+    }
+
     // MARK: The job
 
     struct Sweep: Sendable, Equatable {

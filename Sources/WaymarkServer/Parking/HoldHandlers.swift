@@ -33,7 +33,10 @@ extension APIHandler {
         let me = try RequestContext.requirePrincipal()
         guard UUID(uuidString: input.path.holdId) != nil else { throw Problem.notFound("hold") }
         let result = try await services.holds.answer(me, id: input.path.holdId.lowercased(), wasMe: body.wasMe)
-        return .ok(.init(body: .json(.init(answered: HoldMapping.hold(result.answered), next: result.next.map(HoldMapping.hold)))))
+        // The sensor saw the car and its driver says it is theirs: that is an arrival (PRK-12).
+        let checkedIn = body.wasMe ? try await services.bookings.checkInArrival(userId: me.userId, lotId: result.answered.lotId) : nil
+        return .ok(.init(body: .json(.init(answered: HoldMapping.hold(result.answered), next: result.next.map(HoldMapping.hold),
+                                           checkedIn: checkedIn.map(BookingMapping.booking)))))
     }
 }
 

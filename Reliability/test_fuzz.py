@@ -2,7 +2,9 @@
 /openapi.yaml, every operation, every check, stateful sequences included, with valid
 credentials per security scheme: a real gateway key for the gateway operations and, for the
 user operations, a guest session fetched from `createDevice` (fetched again whenever a
-request is answered 401, since the fuzzer signs out and erases identities too).
+request is answered 401, since the fuzzer signs out and erases identities too). Bookings and
+the wallet refuse guests, so they are fuzzed with a member's session and money in the wallet;
+the fuzzer's sign-outs and deletions act on its guests and never end that session.
 
   WAYMARK_FUZZ_EXAMPLES      examples per operation and phase (default 200)
   WAYMARK_FUZZ_MIN_REQUESTS  the run fails below this many requests (default 5000)
@@ -17,6 +19,9 @@ import random
 import subprocess
 import sys
 import time
+import uuid
+
+import requests
 
 from harness import ANSI, artifacts_dir, env_int, report
 
@@ -83,12 +88,19 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401",
 # the range must be bookable: in the future, within opening hours and the longest booking
 [[operations]]
 include-operation-id = "createBooking"
-checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
+headers = { Authorization = "Bearer {member_token}" }
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "402", "403", "404", "409", "429"]
 
 # the new range must be bookable, as for createBooking
 [[operations]]
 include-operation-id = "modifyBooking"
-checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
+headers = { Authorization = "Bearer {member_token}" }
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "402", "403", "404", "409", "429"]
+
+# the rest of bookings and the wallet, as a member
+[[operations]]
+include-operation-id-regex = "^(listBookings|getBooking|cancelBooking|checkInBooking|getWallet|getWalletHistory|topUpWallet)$"
+headers = { Authorization = "Bearer {member_token}" }
 
 [[operations]]
 include-operation-id = "streamSiteLive"
@@ -131,13 +143,27 @@ def read_report(path):
     return requests_sent, dict(by_phase), failures, examples
 
 
+def fuzz_member(base: str) -> str:
+    """A member with $1,000 in the wallet, so that bookings are made, not only refused."""
+    session = requests.post(f"{base}/v1/accounts", json={"username": f"fuzz{uuid.uuid4().hex[:8]}", "password": "Fuzz#2026pass"},
+                            timeout=20)
+    session.raise_for_status()
+    token = session.json()["token"]
+    for _ in range(2):
+        r = requests.post(f"{base}/v1/wallet/top-ups", json={"amountMinor": 50_000, "currency": "USD"},
+                          headers={"Authorization": f"Bearer {token}", "Idempotency-Key": str(uuid.uuid4())}, timeout=20)
+        r.raise_for_status()
+    return token
+
+
 def test_fuzz_every_operation_conforms(demo_server, tmp_path):
     """QLT-2: zero server errors, every status code, content type, header and body as documented."""
     server = demo_server
     seed = int(os.environ.get("WAYMARK_FUZZ_SEED") or random.randrange(1, 2**31))
     examples = env_int("WAYMARK_FUZZ_EXAMPLES", 200)
     minimum = env_int("WAYMARK_FUZZ_MIN_REQUESTS", 5000)
-    (tmp_path / "schemathesis.toml").write_text(CONFIG.replace("{gateway_key}", server.key))
+    member = fuzz_member(server.url)
+    (tmp_path / "schemathesis.toml").write_text(CONFIG.replace("{gateway_key}", server.key).replace("{member_token}", member))
     ndjson = tmp_path / "report.ndjson"
     before = sum(v for k, v in server.metrics().items() if k.startswith("waymark_http_requests_total"))
     started = time.monotonic()
@@ -159,7 +185,11 @@ def test_fuzz_every_operation_conforms(demo_server, tmp_path):
     served = sum(v for k, v in server.metrics().items() if k.startswith("waymark_http_requests_total")) - before
     server_errors = sum(v for k, v in server.metrics().items()
                         if k.startswith("waymark_http_requests_total") and 'status="5' in k)
-    report("fuzz", {"seed": seed, "examples_per_operation": examples, "requests": sent, "by_phase": by_phase,
+    member_reads = {path: requests.get(f"{server.url}{path}", headers={"Authorization": f"Bearer {member}"}, timeout=20)
+                    for path in ("/v1/bookings", "/v1/wallet/history?limit=500")}
+    member_bookings = len(member_reads["/v1/bookings"].json().get("bookings", [])) if member_reads["/v1/bookings"].ok else -1
+    wallet_lines = len(member_reads["/v1/wallet/history?limit=500"].json().get("lines", [])) if member_reads["/v1/wallet/history?limit=500"].ok else -1
+    report("fuzz", {"seed": seed, "member_bookings": member_bookings, "member_wallet_lines": wallet_lines, "examples_per_operation": examples, "requests": sent, "by_phase": by_phase,
                     "requests_counted_by_server": int(served), "server_errors": int(server_errors),
                     "failures": sum(failures.values()), "seconds": round(elapsed, 1), "exit_code": run.returncode})
     details = "\n".join(f"  {n}× {k}\n      e.g. {failure_examples[k]}" for k, n in failures.most_common())
@@ -167,4 +197,5 @@ def test_fuzz_every_operation_conforms(demo_server, tmp_path):
     assert not failures, f"Schemathesis found {sum(failures.values())} failures (seed {seed}):\n{details}"
     assert run.returncode == 0, output[-4000:]
     assert server_errors == 0
+    assert member_bookings >= 0 and wallet_lines >= 2, "the member's session survived the run"
     assert sent >= minimum, f"only {sent} requests were generated (by phase: {by_phase})"

@@ -27,11 +27,14 @@ def workdir():
 @pytest.fixture(scope="module")
 def demo_server():
     """A server with the demo site, a gateway key and a real SMTP server for its mail, shared by
-    a module's tests. Passwords use a low bcrypt cost and new identities are not rate limited:
-the suite judges behaviour, not hashing speed, and the fuzzer makes thousands of guests."""
+    a module's tests. Passwords use a low bcrypt cost, and neither new identities nor writes
+    are rate limited: the suite judges behaviour, not hashing speed, the fuzzer makes thousands
+    of guests and writes, and a 429 would hide what the bad-input and race tests look for.
+    `test_security.py` checks the limits on a server with the defaults."""
     path = pathlib.Path(tempfile.mkdtemp(prefix="waymark-rel-"))
     smtp = SMTPServer(path)
-    server = Server(path, env={**smtp.env, "WAYMARK_PASSWORD_COST": "4", "WAYMARK_IDENTITY_LIMIT": "100000"})
+    server = Server(path, env={**smtp.env, "WAYMARK_PASSWORD_COST": "4", "WAYMARK_IDENTITY_LIMIT": "100000",
+                               "WAYMARK_WRITE_RATE": "0"})
     server.smtp = smtp
     server.key = server.gateway_key("reliability")
     server.start()

@@ -330,7 +330,8 @@ def test_sigkill_during_ingest_loses_no_acknowledged_event(database, workdir):
             pytest.skip("WAYMARK_TEST_POSTGRES_URL is not set")
         pg = Postgres(url, "waymark_crash").create()
     kills = env_int("WAYMARK_CRASH_KILLS", 20)
-    server = Server(workdir, database=pg.url if pg else None)
+    # Writes unthrottled: the test measures durability at full speed, not the write budget.
+    server = Server(workdir, database=pg.url if pg else None, env={"WAYMARK_WRITE_RATE": "0"})
     try:
         server.key = server.gateway_key("crash")
         started = time.monotonic()

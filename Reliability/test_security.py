@@ -166,3 +166,55 @@ def test_gateway_token_is_required_and_checked(demo_server):
                    cwd=server.workdir, check=True, capture_output=True)
     time.sleep(6)
     assert requests.post(url, json=body, headers={"Authorization": f"Bearer {key}"}, timeout=10).status_code == 401
+
+
+def test_rate_limits_hold(workdir):
+    """Issue 6: with the default limits, a client hammering writes is held to its budget
+    (60 at once, then 10 a second) with 429 problems and Retry-After, while another client,
+    reads and the server's health are unaffected; new identities per address are limited too."""
+    server = Server(workdir, env={"WAYMARK_PASSWORD_COST": "4"})
+    server.start()
+    try:
+        def device():
+            r = requests.post(f"{server.url}/v1/devices", timeout=10)
+            assert r.status_code == 201, r.text
+            return r.json()["token"]
+
+        hammer, bystander = device(), device()
+        auth = {"Authorization": f"Bearer {hammer}"}
+
+        def put(_):
+            return requests.put(f"{server.url}/v1/me/permits", json={"permits": ["green"]}, headers=auth, timeout=20)
+
+        import concurrent.futures
+        started = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(16) as pool:
+            answers = list(pool.map(put, range(300)))
+        elapsed = time.monotonic() - started
+        allowed = sum(r.status_code == 200 for r in answers)
+        refused = [r for r in answers if r.status_code == 429]
+        assert allowed + len(refused) == len(answers), sorted({r.status_code for r in answers})
+        assert 60 <= allowed <= 60 + 10 * elapsed + 2, (allowed, elapsed)
+        for r in refused[:20]:
+            ok, why = is_problem(r)
+            assert ok, why
+            assert int(r.headers["Retry-After"]) >= 1
+        assert requests.get(f"{server.url}/v1/me/permits", headers=auth, timeout=10).json() == {"permits": ["green"]}
+        reads = [requests.get(f"{server.url}/v1/me/permits", headers=auth, timeout=10).status_code for _ in range(50)]
+        assert reads == [200] * 50, "reads are not limited"
+        other = requests.put(f"{server.url}/v1/me/permits", json={"permits": ["black"]},
+                             headers={"Authorization": f"Bearer {bystander}"}, timeout=10)
+        assert other.status_code == 200, "another client has its own budget"
+
+        # New identities from one address: the identity limit or the address's write budget.
+        made = refused_ids = 0
+        for _ in range(80):
+            r = requests.post(f"{server.url}/v1/devices", timeout=10)
+            made += r.status_code == 201
+            refused_ids += r.status_code == 429
+        assert made <= 60 and made + refused_ids == 80
+        assert server.get("/health").status_code == 200
+        report("rate_limits", {"writes": len(answers), "allowed": allowed, "refused": len(refused),
+                               "seconds": round(elapsed, 2), "identities_made": made + 2, "identities_refused": refused_ids})
+    finally:
+        server.stop()

@@ -58,6 +58,11 @@ public struct WaymarkConfiguration: Sendable {
     /// New guest identities and accounts per client address and 10 minutes. A campus behind
     /// one NAT address needs more than the default; so does a fuzzer.
     public var identityLimitPerAddress = 60
+    /// Writes (POST, PUT, PATCH, DELETE; gateways aside) each client may make per second, with
+    /// `writeBurst` at once; above it 429 with `Retry-After`. 0 turns the limit off (load and
+    /// crash tests, which judge other things).
+    public var writeRatePerSecond = 10.0
+    public var writeBurst = 60
     /// Origins (`https://app.example.com`) whose web pages may call the API from a browser.
     /// Empty, the default: only Waymark's own web app, which is same-origin.
     public var corsOrigins: [String] = []
@@ -86,6 +91,8 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_TILE_MAX_ZOOM"].flatMap(Int.init) { c.tileMaxZoom = v }
         if let v = env["WAYMARK_PASSWORD_COST"].flatMap(Int.init) { c.passwordHashCost = v }
         if let v = env["WAYMARK_IDENTITY_LIMIT"].flatMap(Int.init), v > 0 { c.identityLimitPerAddress = v }
+        if let v = env["WAYMARK_WRITE_RATE"].flatMap(Double.init), v >= 0, v.isFinite { c.writeRatePerSecond = v }
+        if let v = env["WAYMARK_WRITE_BURST"].flatMap(Int.init), v > 0 { c.writeBurst = v }
         if let v = env["WAYMARK_CORS_ORIGINS"] {
             c.corsOrigins = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }

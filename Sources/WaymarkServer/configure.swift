@@ -100,6 +100,9 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
     app.middleware.use(ProblemMiddleware())
     app.middleware.use(ClientAddressMiddleware(trustForwardedFor: config.trustForwardedFor))
     app.middleware.use(MethodNotAllowedMiddleware())
+    if config.writeRatePerSecond > 0 {
+        app.middleware.use(WriteRateLimitMiddleware(limiter: WriteRateLimiter(perSecond: config.writeRatePerSecond, burst: config.writeBurst)))
+    }
     if let web = config.webDirectory ?? defaultWebDirectory() {
         app.middleware.use(WebAppMiddleware(directory: web))
     }

@@ -30,6 +30,9 @@ enum TestApp {
         config.database = location
         config.runJobs = false
         config.logLevel = "warning"
+        // Tests fire hundreds of writes per token at once on purpose; `RateLimitTests` turns
+        // the write budget back on to check it.
+        config.writeRatePerSecond = 0
         configure(&config)
         let app = try await buildApplication(config, now: clock.function)
         do {

@@ -140,6 +140,27 @@ struct ContractBoundsTests {
         #expect(expected == OptionalNullMiddleware.optionalFields.mapValues { $0.sorted() })
     }
 
+    @Test("QLT-2 every write outside the gateways documents the 429 of the write budget")
+    func writesDocumentTooManyRequests() throws {
+        let lines = openAPIDocument().components(separatedBy: "\n")
+        var path = "", method = "", writes: [String] = [], missing: [String] = []
+        var documented = false
+        func close() {
+            guard ["post", "put", "patch", "delete"].contains(method), !path.hasPrefix("/v1/gateway/") else { return }
+            writes.append("\(method.uppercased()) \(path)")
+            if !documented { missing.append("\(method.uppercased()) \(path)") }
+        }
+        for line in lines {
+            if line.hasPrefix("  /") { close(); path = String(line.dropFirst(2).dropLast()); method = "" }
+            else if line.hasPrefix("components:") { close(); break }
+            else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":") {
+                close(); method = String(line.dropFirst(4).dropLast()); documented = false
+            } else if line.trimmingCharacters(in: .whitespaces).hasPrefix("'429':") { documented = true }
+        }
+        #expect(writes.count >= 15)
+        #expect(missing == [], "writes without a documented 429")
+    }
+
     @Test("PRK-2 every RFC 3339 date-time is read, and nothing else")
     func rfc3339() throws {
         let t = WaymarkDateTranscoder()

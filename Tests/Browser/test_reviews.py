@@ -8,6 +8,7 @@ import re
 import pathlib
 import secrets
 import shutil
+import time
 import tempfile
 
 import pytest
@@ -47,6 +48,16 @@ def review(server, token: str, lot_id: str, stars: int, text: str = "") -> None:
     assert status in (200, 201), body
 
 
+def click(app: App, css: str) -> None:
+    """Clicks an element of the card once it is scrolled into the card's view and the sheet has
+    finished sliding in."""
+    element = app.wait(lambda: app.els(css), message=css)[0]
+    app.js("arguments[0].scrollIntoView({block: 'center'})", element)
+    time.sleep(0.3)
+    app.frame()
+    element.click()
+
+
 def summary(app: App) -> tuple[str, str]:
     sec = app.el('#lot-card [data-testid="reviews"]')
     return sec.get_attribute("data-count"), sec.get_attribute("data-average")
@@ -69,7 +80,7 @@ def test_prk14_write_a_review_see_the_summary_edit_it_and_find_lots_rated_above_
     assert "per hour" in card and "Hours" in card
 
     # Write: the star picker is a radio group driven by the keyboard.
-    app.el('#lot-card [data-action="write-review"]').click()
+    click(app, '#lot-card [data-action="write-review"]')
     first_star = app.wait(lambda: app.el('#lot-card .star-picker [role="radio"][data-stars="1"]'), message="star picker")
     assert app.el("#lot-card .star-picker").get_attribute("role") == "radiogroup"
     assert app.js("return document.activeElement.dataset.stars") == "1", "the picker has the focus"
@@ -79,7 +90,7 @@ def test_prk14_write_a_review_see_the_summary_edit_it_and_find_lots_rated_above_
     assert app.el("#lot-card .star-picker").get_attribute("data-value") == "4"
     assert app.el('#lot-card .star-picker [data-stars="4"]').get_attribute("aria-checked") == "true"
     app.el("#lot-card .review-form textarea").send_keys("Easy to find a space before 8.")
-    app.el('#lot-card [data-action="save-review"]').click()
+    click(app, '#lot-card [data-action="save-review"]')
     app.wait(lambda: summary(app) == ("1", "4.00"), message="summary after writing")
     items = app.els('#lot-card [data-testid="review-list"] li')
     assert len(items) == 1 and "Easy to find a space before 8." in items[0].text and "(you)" in items[0].text
@@ -87,14 +98,14 @@ def test_prk14_write_a_review_see_the_summary_edit_it_and_find_lots_rated_above_
     app.screenshot(artifacts / "reviews-written.png")
 
     # Edit: the same review, now five stars and new words.
-    app.el('#lot-card [data-action="write-review"]').click()
+    click(app, '#lot-card [data-action="write-review"]')
     app.wait(lambda: app.el("#lot-card .star-picker").get_attribute("data-value") == "4", message="picker shows my stars")
     assert app.el("#lot-card .review-form textarea").get_attribute("value") == "Easy to find a space before 8."
     app.js("return document.activeElement").send_keys(Keys.END)
     text = app.el("#lot-card .review-form textarea")
     text.clear()
     text.send_keys("Even better with a booking.")
-    app.el('#lot-card [data-action="save-review"]').click()
+    click(app, '#lot-card [data-action="save-review"]')
     app.wait(lambda: summary(app) == ("1", "5.00"), message="summary after editing")
     items = app.els('#lot-card [data-testid="review-list"] li')
     assert len(items) == 1 and "Even better with a booking." in items[0].text and "edited" in items[0].text
@@ -108,6 +119,11 @@ def test_prk14_write_a_review_see_the_summary_edit_it_and_find_lots_rated_above_
     review(review_server, other["token"], lots["CP"]["id"], 5)
     review(review_server, third["token"], lots["CP"]["id"], 4)
 
+    # With the card open on a 390 px phone, the account and finder buttons stay uncovered.
+    for tool in ("btn-account", "btn-find"):
+        assert app.js("const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+                      "return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)?.closest('button')?.id",
+                      tool) == tool
     app.el("#lot-card .close").click()
     app.el("#btn-find").click()
     app.wait(lambda: app.el("#finder").is_displayed(), message="finder open")
@@ -159,10 +175,10 @@ def test_prk14_prk19_a_review_written_offline_waits_and_is_sent_once_back_online
     app.wait(lambda: app.els('#lot-card [data-action="write-review"]'), message="write button")
 
     own_server.stop()
-    app.el('#lot-card [data-action="write-review"]').click()
-    app.wait(lambda: app.el('#lot-card .star-picker [data-stars="3"]'), message="picker").click()
+    click(app, '#lot-card [data-action="write-review"]')
+    click(app, '#lot-card .star-picker [data-stars="3"]')
     app.el("#lot-card .review-form textarea").send_keys("Written in the garage, no signal.")
-    app.el('#lot-card [data-action="save-review"]').click()
+    click(app, '#lot-card [data-action="save-review"]')
     waiting = app.wait(lambda: app.els('#lot-card [data-testid="review-waiting"]'), timeout=30, message="queued review")
     assert "Waiting to send" in waiting[0].text
     assert app.el("#btn-account").get_attribute("data-waiting") == "1"

@@ -15,6 +15,9 @@ struct LotReviewTests {
         let longest = String(repeating: "é", count: ReviewRules.maxTextLength)
         #expect(try ReviewRules.validated(stars: 5, text: "  " + longest + "  ").text == longest, "counted in characters, after trimming")
         #expect(throws: ReviewError.textTooLong(length: 2001)) { try ReviewRules.validated(stars: 5, text: longest + "!") }
+        #expect(throws: ReviewError.textHasControlCharacters) { try ReviewRules.validated(stars: 5, text: "a\u{0}b") }
+        #expect(throws: ReviewError.textHasControlCharacters) { try ReviewRules.validated(stars: 5, text: "bell\u{7}") }
+        #expect(try ReviewRules.validated(stars: 5, text: "Line one\nLine\ttwo").text == "Line one\nLine\ttwo")
     }
 
     @Test("PRK-14 the rating is the mean of the reviews with a count per star; no reviews is no rating")

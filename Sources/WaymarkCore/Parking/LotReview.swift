@@ -30,6 +30,9 @@ public struct LotReview: Hashable, Sendable, Codable {
 public enum ReviewError: Error, Hashable, Sendable {
     case starsOutOfRange(Int)
     case textTooLong(length: Int)
+    /// Control characters other than line breaks and tabs: never typed by a person, and a NUL
+    /// cannot be stored in PostgreSQL text at all.
+    case textHasControlCharacters
 }
 
 public enum ReviewRules {
@@ -43,6 +46,10 @@ public enum ReviewRules {
         guard Self.stars.contains(stars) else { throw .starsOutOfRange(stars) }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.count <= maxTextLength else { throw .textTooLong(length: trimmed.count) }
+        let allowed: Set<Unicode.Scalar> = ["\n", "\r", "\t"]
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !allowed.contains($0) }) else {
+            throw .textHasControlCharacters
+        }
         return (stars, trimmed)
     }
 }

@@ -24,6 +24,9 @@ struct ReviewService: Sendable {
         case .textTooLong(let length):
             Problem(type: "review-text-too-long", title: "The review is too long", status: 400,
                     detail: "A review has at most \(ReviewRules.maxTextLength) characters; this one has \(length).")
+        case .textHasControlCharacters:
+            Problem(type: "review-text-invalid", title: "The review has characters that cannot be shown", status: 400,
+                    detail: "A review is text: control characters other than line breaks and tabs are not allowed.")
         }
     }
 

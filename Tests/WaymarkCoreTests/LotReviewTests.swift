@@ -99,7 +99,8 @@ struct LotReviewTests {
         #expect(throws: LotFilter.Invalid.radiusWithoutPoint) { try LotFilter(radiusMetres: 100).validate() }
         #expect(throws: LotFilter.Invalid.radiusOutOfRange) { try LotFilter(near: Self.here, radiusMetres: 0).validate() }
         #expect(throws: LotFilter.Invalid.radiusOutOfRange) { try LotFilter(near: Self.here, radiusMetres: 50_001).validate() }
-        #expect(throws: LotFilter.Invalid.priceNegative) { try LotFilter(maxHourlyCents: -1).validate() }
+        #expect(throws: LotFilter.Invalid.priceOutOfRange) { try LotFilter(maxHourlyCents: -1).validate() }
+        #expect(throws: LotFilter.Invalid.priceOutOfRange) { try LotFilter(maxHourlyCents: 1_000_001).validate() }
         #expect(throws: LotFilter.Invalid.permitTimeWithoutPermit) { try LotFilter(permitAt: (4, 540)).validate() }
         #expect(throws: Never.self) { try LotFilter(ratingAbove: 4.5, near: Self.here, radiusMetres: 1000).validate() }
     }

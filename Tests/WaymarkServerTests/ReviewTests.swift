@@ -221,7 +221,8 @@ struct ReviewTests {
 
             for bad in ["lat=33.8", "lon=-117.8", "radius=100", "lat=33.8&lon=-117.8&radius=0", "lat=33.8&lon=-117.8&radius=50001",
                         "lat=91&lon=0", "lat=abc&lon=0", "ratingAbove=6", "ratingAbove=-1", "ratingAbove=x",
-                        "at=2026-11-22T17:00:00Z", "permit=purple", "keysRequired=maybe", "maxHourlyCents=-5", "maxHourlyCents=1.5"] {
+                        "at=2026-11-22T17:00:00Z", "permit=purple", "keysRequired=maybe", "maxHourlyCents=-5", "maxHourlyCents=1.5", "maxHourlyCents=1000001",
+                        "permit=green&permit=green&permit=green&permit=green&permit=green&permit=green"] {
                 let res = try await ctx.call(.GET, "/v1/sites/\(ctx.siteId)/lots?\(bad)")
                 #expect(res.status == .badRequest, "\(bad): \(res.status)")
                 #expect(res.json["type"] != nil, "\(bad) is a problem")

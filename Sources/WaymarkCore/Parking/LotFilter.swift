@@ -44,11 +44,13 @@ public struct LotFilter: Sendable {
     }
 
     public enum Invalid: Error, Hashable, Sendable {
-        case ratingOutOfRange, pointInvalid, radiusWithoutPoint, radiusOutOfRange, priceNegative, permitTimeWithoutPermit
+        case ratingOutOfRange, pointInvalid, radiusWithoutPoint, radiusOutOfRange, priceOutOfRange, permitTimeWithoutPermit
     }
 
     /// The bounds a request's filter must keep; radius up to 50 km, well past any campus.
     public static let maxRadiusMetres = 50_000.0
+    /// $10,000 an hour: past any real tariff, and the contract's bound.
+    public static let maxHourlyCentsLimit = 1_000_000
 
     public func validate() throws(Invalid) {
         if let r = ratingAbove, !(r.isFinite && (0...5).contains(r)) { throw .ratingOutOfRange }
@@ -57,7 +59,7 @@ public struct LotFilter: Sendable {
             guard near != nil else { throw .radiusWithoutPoint }
             guard r.isFinite, r > 0, r <= Self.maxRadiusMetres else { throw .radiusOutOfRange }
         }
-        if let c = maxHourlyCents, c < 0 { throw .priceNegative }
+        if let c = maxHourlyCents, !(0...Self.maxHourlyCentsLimit).contains(c) { throw .priceOutOfRange }
         if permitAt != nil, permits == nil { throw .permitTimeWithoutPermit }
     }
 

@@ -18,7 +18,7 @@ enum LotSearch {
         default: throw invalid("lat and lon go together.")
         }
         if let permits = q.permit {
-            guard !permits.isEmpty else { throw invalid("permit needs a value.") }
+            guard (1...5).contains(permits.count) else { throw invalid("permit is given 1 to 5 times.") }
             filter.permits = Set(permits.compactMap { Permit(rawValue: $0.rawValue) })
             let moment = PermitCheck.localMoment(of: q.at ?? now, timeZone: timeZone)
             filter.permitAt = (moment.weekday, moment.minute)
@@ -35,7 +35,7 @@ enum LotSearch {
         case .pointInvalid: "lat is -90 to 90 and lon -180 to 180."
         case .radiusWithoutPoint: "radius needs lat and lon."
         case .radiusOutOfRange: "radius is more than 0 and at most \(Int(LotFilter.maxRadiusMetres)) metres."
-        case .priceNegative: "maxHourlyCents is 0 or more."
+        case .priceOutOfRange: "maxHourlyCents is 0 to \(LotFilter.maxHourlyCentsLimit)."
         case .permitTimeWithoutPermit: "at needs permit."
         }
     }

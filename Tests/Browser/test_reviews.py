@@ -166,7 +166,7 @@ def test_prk14_write_a_review_see_the_summary_edit_it_and_find_lots_rated_above_
 
 def test_prk14_prk19_a_review_written_offline_waits_and_is_sent_once_back_online(driver, own_server, artifacts):
     """PRK-19: with the server gone, a review is kept as "Waiting to send" and posted once
-    when the server is back."""
+    when the server is back; PRK-14: deleting it leaves the lot unrated."""
     session = register(own_server)
     lot = own_server.lot("G")
     app = App(driver, own_server.url).open()
@@ -191,3 +191,10 @@ def test_prk14_prk19_a_review_written_offline_waits_and_is_sent_once_back_online
     _, listed = api(own_server.url, "GET", f"/v1/lots/{lot['id']}/reviews")
     assert [(r["stars"], r["text"]) for r in listed["reviews"]] == [(3, "Written in the garage, no signal.")]
     assert app.el("#btn-account").get_attribute("data-waiting") == "0"
+
+    # Deleting, online: gone for everyone, and the lot is not rated any more.
+    click(app, '#lot-card [data-action="delete-review"]')
+    app.dialog_action("confirm-delete-review", "confirm")
+    app.wait(lambda: summary(app) == ("0", ""), message="summary after deleting")
+    assert app.el('#lot-card [data-action="write-review"]').text == "Write a review"
+    assert api(own_server.url, "GET", f"/v1/lots/{lot['id']}/reviews")[1]["reviews"] == []

@@ -10,7 +10,8 @@ extension APIHandler {
         let cursor = try input.query.cursor.map(ReviewService.Cursor.init)
         let me = RequestContext.principal
         let page = try await services.reviews.page(lotId: lotId, limit: limit, after: cursor)
-        let mine = try await me.asyncMap { try await services.reviews.review(lotId: lotId, userId: $0.userId) } ?? nil
+        var mine: LotReview?
+        if let me { mine = try await services.reviews.review(lotId: lotId, userId: me.userId) }
         return .ok(.init(body: .json(.init(
             lotId: lotId,
             rating: ReviewMapping.summary(try await services.reviews.summary(lotId: lotId)),
@@ -52,12 +53,5 @@ enum ReviewMapping {
     static func review(_ r: LotReview, viewer: Principal?) -> Components.Schemas.LotReview {
         .init(id: r.id, lotId: r.lotId, author: r.authorName, stars: r.stars, text: r.text,
               createdAt: r.createdAt, updatedAt: r.updatedAt, mine: viewer?.userId == r.userId)
-    }
-}
-
-extension Optional {
-    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
     }
 }

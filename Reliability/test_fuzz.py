@@ -2,8 +2,8 @@
 /openapi.yaml, every operation, every check, stateful sequences included, with valid
 credentials per security scheme: a real gateway key for the gateway operations and, for the
 user operations, a guest session fetched from `createDevice` (fetched again whenever a
-request is answered 401, since the fuzzer signs out and erases identities too). Bookings and
-the wallet refuse guests, so they are fuzzed with a member's session and money in the wallet;
+request is answered 401, since the fuzzer signs out and erases identities too). Bookings,
+the wallet and reviews refuse guests, so they are fuzzed with a member's session and money in the wallet;
 the fuzzer's sign-outs and deletions act on its guests and never end that session.
 
   WAYMARK_FUZZ_EXAMPLES      examples per operation and phase (default 200)
@@ -100,6 +100,26 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401",
 # the rest of bookings and the wallet, as a member
 [[operations]]
 include-operation-id-regex = "^(listBookings|getBooking|cancelBooking|checkInBooking|getWallet|getWalletHistory|topUpWallet)$"
+headers = { Authorization = "Bearer {member_token}" }
+
+# lat and lon go together, radius needs a point, at needs permit (PRK-14)
+[[operations]]
+include-operation-id = "listLots"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404"]
+
+# a cursor is one the server gave out
+[[operations]]
+include-operation-id = "listLotReviews"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "404"]
+
+# reviews need an account; the text may not hold control characters (PRK-14)
+[[operations]]
+include-operation-id = "putMyLotReview"
+headers = { Authorization = "Bearer {member_token}" }
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
+
+[[operations]]
+include-operation-id = "deleteMyLotReview"
 headers = { Authorization = "Bearer {member_token}" }
 
 [[operations]]

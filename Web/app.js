@@ -166,6 +166,8 @@ Object.defineProperty(window, 'waymark', {
     /** The held spot on screen (PRK-9, PRK-10), with the walking line's screen points; null when none. */
     hold: () => app.parking?.holds.snapshot() ?? null,
     openLot: (id) => app.parking?.openLot(id),
+    /** Height the lot card covers at the bottom of the screen (0 when closed or beside the map). */
+    lotCardCovered: () => app.parking?.card.coveredHeight() ?? 0,
     chooseLevel: (id, level) => app.parking?.chooseLevel(id, level),
     fitCampus: () => app.parking?.fitCampus(0),
     /** Who this browser is to the server, and the Accounts screen shown (null when closed). */

@@ -3,7 +3,7 @@
 // API reads are network-first and fall back to their last copy, marked as such; the live
 // stream, requests that carry a token and everything not ours pass straight through.
 
-const VERSION = '2026-11-23.2';
+const VERSION = '2026-11-23.3';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -63,8 +63,12 @@ const SHELL = [
   '/parking/level-picker.js',
   '/parking/live.js',
   '/parking/lot-card.js',
+  '/parking/lot-finder.js',
   '/parking/lot-list.js',
+  '/parking/reviews-api.js',
+  '/parking/reviews.js',
   '/parking/snapshot-cache.js',
+  '/parking/star-picker.js',
   '/parking/status.js',
   '/parking/store.js',
   '/shell/api.js',

@@ -25,6 +25,7 @@ struct WaymarkServices: Sendable {
     let schedule: ScheduleService
     let holds: HoldService
     let bookings: BookingService
+    let reviews: ReviewService
     let wallet: WalletService
     let passwordResets: PasswordResetService
     let throttles: Throttles

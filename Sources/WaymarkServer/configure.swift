@@ -137,6 +137,7 @@ private func makeServices(app: Application, store: SQLStore, config: WaymarkConf
         schedule: ScheduleService(store: store, parking: parking, accounts: accountQueries, now: now),
         holds: HoldService(store: store, accounts: accountQueries, live: live, now: now),
         bookings: BookingService(store: store, now: now),
+        reviews: ReviewService(store: store, now: now),
         wallet: WalletService(store: store, provider: config.demoPayments ? DemoPaymentProvider() : nil, now: now),
         passwordResets: PasswordResetService(store: store, queries: accountQueries, accounts: accounts, throttles: throttles,
                                              mailer: mailer, now: now, logger: app.logger),

@@ -62,8 +62,8 @@ export function onSent(fn) { sentListeners.add(fn); return () => sentListeners.d
  * Sends a write now; when the server cannot be reached it is queued instead.
  * @param {{kind: string, label: string, method: string, path: string, json?: any, ref?: any, key?: string,
  *   supersedes?: boolean}} w
- *   supersedes: the write replaces the whole resource (a PUT), so earlier waiting writes to
- *   the same path are dropped rather than sent first
+ *   supersedes: the write replaces the whole resource (a PUT or DELETE), so earlier waiting
+ *   writes to the same path are dropped rather than sent first
  * @returns {Promise<{sent: true, answer: any} | {sent: false, write: Write}>}
  */
 export async function sendOrQueue(w) {
@@ -78,7 +78,10 @@ export async function sendOrQueue(w) {
       id, kind: w.kind, label: w.label, method: w.method, path: w.path, json: w.json, ref: w.ref,
       owner: signedIn() ? 'account' : 'device', createdAt: new Date().toISOString(), state: 'pending',
     };
-    const stale = (/** @type {Write} */ x) => x.id === id || (w.supersedes && x.path === w.path && x.method === w.method);
+    // A PUT and a DELETE of the same resource each replace what an earlier one would leave.
+    const whole = (/** @type {string} */ m) => m === 'PUT' || m === 'DELETE';
+    const stale = (/** @type {Write} */ x) => x.id === id
+      || (w.supersedes && x.path === w.path && (x.method === w.method || (whole(x.method) && whole(w.method))));
     save([...memory.filter((x) => !stale(x)), write]);
     return { sent: false, write };
   }

@@ -14,6 +14,8 @@ import { onThemeChange } from '../shell/theme.js';
 import { clockTime } from './format.js';
 import { startHolds } from './holds.js';
 import { bookingSection } from './booking-form.js';
+import { reviewsSection } from './reviews.js';
+import { createLotFinder } from './lot-finder.js';
 
 const CATEGORY = { handicap: 'Accessible', ev: 'EV charging', motorcycle: 'Motorcycle', visitor: 'Visitor', reserved: 'Reserved' };
 const STATE = { f: 'Free', o: 'Taken', h: 'Held', b: 'Booked', c: 'Closed', u: 'No sensor reading' };
@@ -50,6 +52,16 @@ export async function startParking(ctx) {
       onSignIn: () => ctx.accounts?.openSignedIn('bookings', 'Sign in or create an account to book: bookings are paid from a wallet that stays with your account.'),
       onBooked: () => ctx.accounts?.openSignedIn('bookings', ''),
     }),
+    reviews: (lot) => reviewsSection({
+      lot,
+      onSignIn: () => ctx.accounts?.openSignedIn('bookings', 'Sign in or create an account to review a lot: your review carries your username and you can edit it from any device.'),
+      onRating: (lotId, rating) => { const l = s.lotById.get(lotId); if (l) l.rating = rating; },
+    }),
+  });
+  const finder = createLotFinder({
+    siteId: () => s.site.id,
+    center: () => map.getView().center,
+    openLot: (lotId) => flyToLot(lotId),
   });
   createLotList({ store, onOpen: (id) => openLot(id) });
   const legend = /** @type {HTMLElement} */ (document.getElementById('legend'));
@@ -188,6 +200,15 @@ export async function startParking(ctx) {
     });
   }
 
+  /** From the lot finder: the map moves to the lot, close enough to see it, and opens its card. */
+  function flyToLot(lotId) {
+    const lot = s.lotById.get(lotId);
+    if (!lot) return;
+    const zoom = Math.max(map.getView().zoom, spotMinZoom - 0.5);
+    map.setView({ center: { lat: lot.center.latitude, lon: lot.center.longitude }, zoom }, { animate: 400 });
+    openLot(lotId);
+  }
+
   function chooseLevel(lotId, level, fromCard = false) {
     store.setLevel(lotId, level);
     store.ensureSpots(lotId);
@@ -244,7 +265,9 @@ export async function startParking(ctx) {
     status,
     card,
     holds,
+    finder,
     openLot,
+    flyToLot,
     chooseLevel,
     fitCampus,
     refresh,

@@ -1,6 +1,6 @@
 // The card a pin opens (PRK-7, seed 2.2.3): permits, "taken / total", booking ahead (PRK-12),
 // typical occupancy by hour with a weekday switch, the level chooser of a structure, hours,
-// price and rules. A
+// price, address, whether keys are left with an attendant, rules, and reviews (PRK-14). A
 // bottom sheet on phones, a panel beside the map on wide screens; it follows live changes.
 
 import { renderHistogram } from './histogram.js';
@@ -11,8 +11,10 @@ import {
 /**
  * @param {{store: ReturnType<typeof import('./store.js').createParkingStore>,
  *          onClose: () => void, onLevel: (lotId: string, level: number) => void,
- *          booking?: (lot: any, timeZone: string) => HTMLElement|null}} o
+ *          booking?: (lot: any, timeZone: string) => HTMLElement|null,
+ *          reviews?: (lot: any) => HTMLElement|null}} o
  *   booking: the "Book a space" section for a lot that takes bookings (PRK-12)
+ *   reviews: the lot's rating and reviews (PRK-14)
  */
 export function createLotCard(o) {
   const { store } = o;
@@ -174,12 +176,19 @@ export function createLotCard(o) {
     fact('Spots', number(lot.capacity));
     fact('Address', lot.address);
     facts.append(dl);
+    if (lot.keysRequired) {
+      const keys = el('p', 'keys-required', 'Keys must be left with the attendant');
+      keys.dataset.testid = 'keys-required';
+      facts.append(keys);
+    }
     if (lot.rules?.length) {
       const ul = el('ul', 'rules');
       lot.rules.forEach((r) => ul.append(el('li', '', r)));
       facts.append(ul);
     }
     parts.push(facts);
+    const reviews = o.reviews ? o.reviews(lot) : null;
+    if (reviews) parts.push(reviews);
     body.replaceChildren(...parts);
     drawHistogram(now);
   }

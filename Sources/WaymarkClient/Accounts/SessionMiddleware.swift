@@ -13,6 +13,7 @@ struct SessionMiddleware: ClientMiddleware {
         "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
         "getWallet", "getWalletHistory", "topUpWallet",
+        "listLotReviews", "putMyLotReview", "deleteMyLotReview",
     ]
 
     func intercept(

@@ -14,6 +14,7 @@ extension WaymarkClient {
     public func lots(siteId: String) async throws -> [Components.Schemas.Lot] {
         switch try await call({ try await client.listLots(path: .init(siteId: siteId)) }) {
         case .ok(let ok): return try ok.body.json.lots
+        case .badRequest(let br): throw WaymarkClientError.from(try br.body.applicationProblemJson)
         case .notFound(let nf): throw WaymarkClientError.from(try nf.body.applicationProblemJson)
         case .undocumented(let status, _): throw WaymarkClientError.unexpectedStatus(status)
         }

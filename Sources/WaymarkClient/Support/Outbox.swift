@@ -16,6 +16,9 @@ public actor Outbox {
             case cancelBooking(bookingId: String)
             /// The whole set: a later one replaces an earlier one still waiting.
             case setPermits(Set<Permit>)
+            /// Your review of a lot (PRK-14); a later one for the same lot replaces one still waiting.
+            case putReview(lotId: String, stars: Int, text: String)
+            case deleteReview(lotId: String)
         }
 
         public enum State: Codable, Sendable, Hashable {
@@ -79,8 +82,13 @@ public actor Outbox {
 
     private static func replaces(_ new: Write.Action, _ old: Write) -> Bool {
         guard old.state == .pending else { return false }
-        if case .setPermits = new, case .setPermits = old.action { return true }
-        return false
+        switch (new, old.action) {
+        case (.setPermits, .setPermits): return true
+        case let (.putReview(lot, _, _), .putReview(waiting, _, _)), let (.putReview(lot, _, _), .deleteReview(waiting)),
+             let (.deleteReview(lot), .putReview(waiting, _, _)), let (.deleteReview(lot), .deleteReview(waiting)):
+            return lot == waiting
+        default: return false
+        }
     }
 
     private func save() {

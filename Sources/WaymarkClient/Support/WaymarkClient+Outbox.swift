@@ -6,6 +6,8 @@ import WaymarkCore
 public enum WriteResult: Sendable {
     case booking(Booking)
     case permits(Set<Permit>)
+    case review(LotReview)
+    case reviewDeleted(lotId: String)
 }
 
 /// A write sent at once, or kept in the outbox because the server could not be reached.
@@ -71,6 +73,13 @@ extension WaymarkClient {
             .booking(try await cancelBooking(id: bookingId))
         case let .setPermits(permits):
             .permits(try await setPermits(permits))
+        case let .putReview(lotId, stars, text):
+            .review(try await putReview(lotId: lotId, stars: stars, text: text, idempotencyKey: write.id))
+        case let .deleteReview(lotId):
+            try await { () async throws -> WriteResult in
+                try await deleteReview(lotId: lotId)
+                return .reviewDeleted(lotId: lotId)
+            }()
         }
     }
 }

@@ -29,7 +29,7 @@ extension RequestContext {
 /// require a session get 401 without one; `register` and `signIn` take one optionally (a device
 /// identity whose data moves to the account).
 struct UserAuthMiddleware: ServerMiddleware {
-    static let optional: Set<String> = ["register", "signIn"]
+    static let optional: Set<String> = ["register", "signIn", "listLotReviews"]
     static let required: Set<String> = [
         "signOut", "getMe", "updateProfile", "changeUsername", "changePassword", "deleteAccount",
         "uploadPicture", "removePicture", "getPermits", "setPermits", "getSchedule",
@@ -37,6 +37,7 @@ struct UserAuthMiddleware: ServerMiddleware {
         "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
         "getWallet", "getWalletHistory", "topUpWallet",
+        "putMyLotReview", "deleteMyLotReview",
     ]
 
     let sessions: Sessions

@@ -58,13 +58,13 @@ struct DemoLoader: Sendable {
             try await sql.raw("""
                 INSERT INTO lots (id, site_id, position, code, name, kind, levels, footprint, center_lat, center_lon,
                   entrance_lat, entrance_lon, capacity, permit_rules, hours, price, rules, address,
-                  bookable_capacity, booking_tariff, count_f, count_o, count_h, count_b, count_c, count_u, version, last_change_at) VALUES
+                  bookable_capacity, booking_tariff, keys_required, count_f, count_o, count_h, count_b, count_c, count_u, version, last_change_at) VALUES
                 (\(bind: lotId), \(bind: siteId), \(bind: index), \(bind: lot.code), \(bind: lot.name), \(bind: lot.kind.rawValue),
                  \(bind: lot.levels), \(bind: try JSONColumn.encode(lot.footprint)), \(bind: center.latitude), \(bind: center.longitude),
                  \(bind: lot.entrance.latitude), \(bind: lot.entrance.longitude), \(bind: spots.count),
                  \(bind: try JSONColumn.encode(lot.permitRules.map(StoredPermitRule.init))), \(bind: try JSONColumn.encode(lot.hours.map(StoredOpeningHours.init))),
                  \(bind: try JSONColumn.encode(lot.price)), \(bind: try JSONColumn.encode(lot.rules)), \(bind: lot.address),
-                 \(bind: lot.booking?.capacity ?? 0), \(bind: try lot.booking.map { try StoredTariff($0.pricing).json() }),
+                 \(bind: lot.booking?.capacity ?? 0), \(bind: try lot.booking.map { try StoredTariff($0.pricing).json() }), \(bind: lot.keysRequired ? 1 : 0),
                  \(bind: counts.free), \(bind: counts.occupied), \(bind: counts.held), \(bind: counts.booked), \(bind: counts.closed),
                  \(bind: counts.unknown), 1, \(bind: instant.millis))
                 """).run()

@@ -14,14 +14,25 @@ extension APIHandler {
 
     func listLots(_ input: Operations.ListLots.Input) async throws -> Operations.ListLots.Output {
         let siteId = input.path.siteId
+        guard let site = try await services.parking.site(id: siteId) else { throw Problem.notFound("site") }
+        guard let zone = TimeZone(identifier: site.timeZone) else { throw Problem.internalError }
+        let filter = try LotSearch.filter(input.query, timeZone: zone, now: services.now())
         let lots = try await services.parking.lots(siteId: siteId)
-        if lots.isEmpty, try await services.parking.site(id: siteId) == nil { throw Problem.notFound("site") }
-        return .ok(.init(body: .json(.init(lots: try lots.map(ParkingMapping.lot)))))
+        let ratings = try await services.reviews.summaries(siteId: siteId)
+        var found: [(row: LotRow, rating: RatingSummary, distance: Double?)] = []
+        for row in lots {
+            let rating = ratings[row.id] ?? RatingSummary()
+            let candidate = try LotSearch.candidate(row, rating: rating)
+            guard filter.matches(candidate) else { continue }
+            found.append((row, rating, filter.distance(to: candidate)))
+        }
+        if filter.near != nil { found.sort { ($0.distance ?? 0) < ($1.distance ?? 0) } }
+        return .ok(.init(body: .json(.init(lots: try found.map { try ParkingMapping.lot($0.row, rating: $0.rating, distance: $0.distance) }))))
     }
 
     func getLot(_ input: Operations.GetLot.Input) async throws -> Operations.GetLot.Output {
         guard let lot = try await services.parking.lot(id: input.path.lotId) else { throw Problem.notFound("lot") }
-        return .ok(.init(body: .json(try ParkingMapping.lot(lot))))
+        return .ok(.init(body: .json(try ParkingMapping.lot(lot, rating: try await services.reviews.summary(lotId: lot.id)))))
     }
 
     func getSiteOccupancy(_ input: Operations.GetSiteOccupancy.Input) async throws -> Operations.GetSiteOccupancy.Output {

@@ -11,7 +11,7 @@ enum ParkingMapping {
             bounds: .init(south: r.south, west: r.west, north: r.north, east: r.east))
     }
 
-    static func lot(_ r: LotRow) throws -> Components.Schemas.Lot {
+    static func lot(_ r: LotRow, rating: RatingSummary, distance: Double? = nil) throws -> Components.Schemas.Lot {
         .init(
             id: r.id, siteId: r.siteId, code: r.code, name: r.name,
             kind: .init(rawValue: r.kind) ?? .surface, levels: r.levels,
@@ -24,6 +24,9 @@ enum ParkingMapping {
             price: try JSONColumn.decode(Components.Schemas.LotPrice.self, r.price),
             rules: try JSONColumn.decode([String].self, r.rules),
             address: r.address,
+            keysRequired: r.keysRequired != 0,
+            rating: ReviewMapping.summary(rating),
+            distanceMetres: distance,
             booking: try BookingMapping.offer(capacity: r.bookableCapacity, tariff: r.bookingTariff))
     }
 

@@ -36,6 +36,7 @@ struct LotRow: Decodable, Sendable {
     var address: String
     var bookableCapacity: Int
     var bookingTariff: String?
+    var keysRequired: Int
 }
 
 /// A lot's live counters.

@@ -1,14 +1,14 @@
 import Foundation
 import SQLKit
 
-/// Client-chosen keys that make a retried booking or top-up answer with the first result
+/// Client-chosen keys that make a retried booking, top-up or review answer with the first result
 /// (PRK-19's offline queue replays writes with them). A key belongs to one user and one kind
 /// of request; `fingerprint` records what was asked, so that a key reused for something else is
 /// refused rather than silently answered with an unrelated result. Looked up and remembered
 /// inside the write transaction that makes the result, under the user's lock.
 enum IdempotencyKeys {
     enum Scope: String {
-        case booking, topUp
+        case booking, topUp, review
     }
 
     /// Kept this long; a queue that has been offline for longer starts over.

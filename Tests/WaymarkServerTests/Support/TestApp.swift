@@ -62,7 +62,8 @@ enum Fixtures {
     }
 
     /// Two lots: a two-level structure of 20 spots ("S", Green permit on weekdays) and a
-    /// surface lot of 10 ("L", open to all, 5 spaces bookable at `bookingOffer`).
+    /// surface lot of 10 ("L", open to all, keys left with an attendant, 5 spaces bookable at
+    /// `bookingOffer`), 200 m apart.
     static let smallSite: SitePlan = {
         let s = Geo.offset(origin, east: -100, north: 0)
         let l = Geo.offset(origin, east: 100, north: 0)
@@ -77,7 +78,7 @@ enum Fixtures {
                 LotPlan(code: "L", name: "Test Lot", kind: .surface, levels: 1, footprint: square(l, side: 40),
                         entrance: Geo.offset(l, east: 0, north: -20), capacity: 10, handicapSpots: 1, evSpots: 0,
                         permitRules: [], hours: [], price: price, rules: ["No overnight parking"], address: "2 Test Way",
-                        booking: bookingOffer),
+                        keysRequired: true, booking: bookingOffer),
             ])
     }()
 

@@ -96,6 +96,7 @@ enum FullertonCampus {
         rules: ["During stack parking (first two weeks of term) keys must be left with the attendant",
                 "No overnight parking", "Head-in parking only"],
         address: "State College Blvd, north of the Student Recreation Center, Fullerton, CA 92831",
+        keysRequired: true,
         // A flat day rate a little above the pay station's daily maximum: the space is certain.
         booking: BookingOffer(capacity: 60, pricing: LotPricing(
             currency: "USD", dailyFeeMinor: 1_200, includedMinutesPerDay: 1_440, hours: [.allDayEveryDay])))
@@ -148,6 +149,7 @@ enum FullertonCampus {
         rules: ["During stack parking (first two weeks of term) keys must be left with the attendant",
                 "Event parking rates apply on game days", "No overnight parking"],
         address: "Yorba Linda Blvd, by Titan Stadium, Fullerton, CA 92831",
+        keysRequired: true,
         booking: BookingOffer(capacity: 40, pricing: LotPricing(
             currency: "USD", rateMinor: 200, rateUnitMinutes: 60, dailyCapMinor: 900,
             hours: [OpeningHours(weekdays: [2, 3, 4, 5, 6, 7], openMinute: 6 * 60, closeMinute: 23 * 60)])))
@@ -194,6 +196,7 @@ enum FullertonCampus {
         price: daily,
         rules: ["Faculty/staff valet Mon–Thu 8:00–16:00: keys must be left with the attendant", "No overnight parking"],
         address: "2600 Nutwood Ave, Fullerton, CA 92831",
+        keysRequired: true,
         booking: BookingOffer(capacity: 20, pricing: LotPricing(
             currency: "USD", dailyFeeMinor: 500, includedMinutesPerDay: 60, rateMinor: 3, rateUnitMinutes: 1,
             dailyCapMinor: 1_500, hours: collegeParkHours)))

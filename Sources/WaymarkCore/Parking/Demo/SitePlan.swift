@@ -71,13 +71,16 @@ public struct LotPlan: Sendable, Hashable, Codable {
     /// Shown to drivers as they are, e.g. "Keys must be left with the attendant".
     public var rules: [String]
     public var address: String
+    /// Drivers hand over their keys (valet or stack parking by an attendant); a filter for
+    /// those who would rather not, and a line on the lot card (PRK-14).
+    public var keysRequired: Bool
     /// Spaces and tariff for booking ahead (PRK-12); nil when the lot cannot be booked.
     /// `price` stays the pay-station price for driving in without a booking.
     public var booking: BookingOffer?
 
     public init(code: String, name: String, kind: LotKind, levels: Int, footprint: [Coordinate], entrance: Coordinate,
                 capacity: Int, handicapSpots: Int, evSpots: Int, permitRules: [PermitRule], hours: [OpeningHours],
-                price: LotPrice, rules: [String], address: String, booking: BookingOffer? = nil) {
+                price: LotPrice, rules: [String], address: String, keysRequired: Bool = false, booking: BookingOffer? = nil) {
         self.code = code
         self.name = name
         self.kind = kind
@@ -92,6 +95,7 @@ public struct LotPlan: Sendable, Hashable, Codable {
         self.price = price
         self.rules = rules
         self.address = address
+        self.keysRequired = keysRequired
         self.booking = booking
     }
 

@@ -3,7 +3,7 @@
 // API reads are network-first and fall back to their last copy, marked as such; the live
 // stream, requests that carry a token and everything not ours pass straight through.
 
-const VERSION = '2026-11-23.2';
+const VERSION = '2026-11-23.3';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -18,6 +18,7 @@ const SHELL = [
   '/icons/icon-512.png',
   '/icons/apple-touch-icon.png',
   // modules:begin
+  '/accounts/analytics.js',
   '/accounts/delete-account.js',
   '/accounts/forgot-password.js',
   '/accounts/forms.js',

@@ -110,8 +110,9 @@ struct OperatorAnalyticsTests {
             // Only the days asked for: the 1st alone has one peak booking in each lot.
             let first = try await Self.analytics(ctx, olive.token, "?from=2026-11-01&to=2026-11-01").json
             let firstLots = (first["peak"] as? [String: Any])?["lots"] as? [[String: Any]] ?? []
-            #expect(firstLots.map { $0["code"] as? String ?? "" } == ["L", "S"])
+            #expect(Set(firstLots.map { $0["code"] as? String ?? "" }) == ["L", "S"], "a tie, in the order of the lots' ids")
             #expect(firstLots.map { $0["bookings"] as? Int ?? -1 } == [1, 1])
+            #expect(firstLots.map { $0["lotId"] as? String ?? "" } == [lotL, lotS].sorted())
             #expect((first["modifications"] as? [String: Any])?["bookings"] as? Int == 6)
 
             // Without dates: the 14 days up to today.

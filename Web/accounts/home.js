@@ -130,7 +130,6 @@ export function signedInView(ctx) {
         ['schedule', 'Weekly Schedule', () => ctx.panel.push(ctx.views.schedule())],
         ['bookings', 'Your Bookings', () => ctx.panel.push(ctx.views.bookings())],
         ['wallet', 'Wallet', () => ctx.panel.push(ctx.views.wallet())],
-        ['analytics', 'Analytics', () => ctx.panel.push(ctx.views.analytics())],
         ['logout', 'Log Out', async () => {
           await signOut();
           toast('Signed out');
@@ -138,8 +137,12 @@ export function signedInView(ctx) {
         }, 'plain'],
       ]);
 
-      const analyticsItem = /** @type {HTMLElement} */ (items.querySelector('[data-action="analytics"]')?.parentElement);
-      const showAnalytics = (/** @type {boolean} */ on) => { analyticsItem.hidden = !on; };
+      // Only operators have the entry at all; it goes before Log Out.
+      const analyticsItem = /** @type {HTMLElement} */ (menu([['analytics', 'Analytics', () => ctx.panel.push(ctx.views.analytics())]]).firstElementChild);
+      const showAnalytics = (/** @type {boolean} */ on) => {
+        if (!on) analyticsItem.remove();
+        else if (!analyticsItem.isConnected) items.insertBefore(analyticsItem, items.lastElementChild);
+      };
       showAnalytics(me?.isOperator === true);
 
       const danger = el('section', 'acc-section danger-zone');

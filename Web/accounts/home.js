@@ -141,7 +141,7 @@ export function signedInView(ctx) {
       const analyticsItem = /** @type {HTMLElement} */ (menu([['analytics', 'Analytics', () => ctx.panel.push(ctx.views.analytics())]]).firstElementChild);
       const showAnalytics = (/** @type {boolean} */ on) => {
         if (!on) analyticsItem.remove();
-        else if (!analyticsItem.isConnected) items.insertBefore(analyticsItem, items.lastElementChild);
+        else if (analyticsItem.parentElement !== items) items.insertBefore(analyticsItem, items.lastElementChild);
       };
       showAnalytics(me?.isOperator === true);
 

@@ -18,6 +18,7 @@ const SHELL = [
   '/icons/icon-512.png',
   '/icons/apple-touch-icon.png',
   // modules:begin
+  '/accounts/analytics.js',
   '/accounts/delete-account.js',
   '/accounts/forgot-password.js',
   '/accounts/forms.js',

@@ -29,6 +29,10 @@ struct WaymarkServices: Sendable {
     let wallet: WalletService
     let passwordResets: PasswordResetService
     let throttles: Throttles
+    let operators: Operators
+    let analytics: OperatorAnalyticsService
+    let activity: ActivityRecorder
+    let latencies: OperationLatencies
     let now: @Sendable () -> Date
     let databaseKind: String
     let openAPIDocument: String

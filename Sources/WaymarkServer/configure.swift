@@ -120,6 +120,8 @@ private func makeServices(app: Application, store: SQLStore, config: WaymarkConf
                                   identityLimit: config.identityLimitPerAddress)
     let mailer: (any Mailer)? = config.smtp.host == nil ? nil : SMTPMailer(settings: config.smtp, group: app.eventLoopGroup)
     let parking = ParkingQueries(store: store)
+    let zone = AnalyticsZone(store: store)
+    let latencies = OperationLatencies()
     let document = openAPIDocument()
     if document.isEmpty { app.logger.warning("openapi.yaml was not found beside the executable; /openapi.yaml will be empty") }
     return WaymarkServices(
@@ -142,6 +144,10 @@ private func makeServices(app: Application, store: SQLStore, config: WaymarkConf
         passwordResets: PasswordResetService(store: store, queries: accountQueries, accounts: accounts, throttles: throttles,
                                              mailer: mailer, now: now, logger: app.logger),
         throttles: throttles,
+        operators: Operators(store: store, queries: accountQueries),
+        analytics: OperatorAnalyticsService(store: store, zone: zone, latencies: latencies, now: now),
+        activity: ActivityRecorder(store: store, zone: zone, logger: app.logger),
+        latencies: latencies,
         now: now,
         databaseKind: config.database.kind,
         openAPIDocument: document,

@@ -10,11 +10,11 @@ func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfig
         serverURL: URL(string: "/")!,
         configuration: .waymark,
         middlewares: [
-            MetricsMiddleware(),
+            MetricsMiddleware(latencies: services.latencies),
             RawHeaderMiddleware(),
             BodyLimitMiddleware(maxBytes: config.maxBodyBytes),
             GatewayAuthMiddleware(keys: services.gateways, now: services.now),
-            UserAuthMiddleware(sessions: services.sessions, now: services.now),
+            UserAuthMiddleware(sessions: services.sessions, activity: services.activity, now: services.now),
             GatewayBodyMiddleware(maxBytes: config.maxBodyBytes),
             OptionalNullMiddleware(maxBytes: config.maxBodyBytes),
         ])

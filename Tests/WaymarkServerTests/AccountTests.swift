@@ -278,6 +278,10 @@ struct AccountTests {
             try await ctx.call(.POST, "/v1/me/schedule/blocks", token: gone.token, json: ["weekday": 2, "startSlot": 16, "endSlot": 20])
             try await ctx.call(.PUT, "/v1/me/picture", token: gone.token, body: Self.png, contentType: "image/png")
             _ = try await ctx.signIn("mia_gone", "Wrong!pass1")  // a throttle counter under the name
+            // PRK-17: an operator, with a day of activity noted by her signed-in requests.
+            #expect(try await ctx.app.grantOperator(login: "mia@example.com"))
+            let activity = try await ctx.services.store.sql.raw("SELECT day FROM user_activity_days WHERE user_id = \(bind: gone.id)").all()
+            #expect(activity.count == 1)
             let rowsBefore = try await ctx.allRows().values.joined().filter { $0.contains(gone.id) || $0.contains("mia") }
             #expect(rowsBefore.count >= 5)
 

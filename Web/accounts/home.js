@@ -1,7 +1,7 @@
 // The first Accounts screen. Signed out: sign in, create an account, forgot password, and what
 // works without an account (ACC-8). Signed in: "Hello, <username>", then Update Account, Your
-// Permits, Weekly Schedule, Your Bookings, Wallet, Log Out, and Delete Account last, with its
-// warning.
+// Permits, Weekly Schedule, Your Bookings, Wallet, Analytics (operators only, PRK-17), Log Out,
+// and Delete Account last, with its warning.
 
 import { el, button, field, passwordField, form } from './forms.js';
 import { signIn, signOut, cachedMe, fetchMe, signedIn } from './session.js';
@@ -116,8 +116,9 @@ export function signedInView(ctx) {
       };
       show(me);
       hello.append(avatar, name);
-      // The name on record may have changed on another device: check, quietly.
-      fetchMe().then((m) => { if (alive) show(m); }).catch((err) => {
+      // The name on record may have changed on another device: check, quietly. Being an
+      // operator is granted on the server at any time, so the menu follows the answer too.
+      fetchMe().then((m) => { if (alive) { show(m); showAnalytics(m?.isOperator === true); } }).catch((err) => {
         if (alive && err instanceof ProblemError && err.status === 401 && !signedIn()) {
           ctx.panel.reset(signedOutView(ctx, { notice: 'Your session has ended. Please sign in again.' }));
         }
@@ -135,6 +136,14 @@ export function signedInView(ctx) {
           ctx.panel.reset(signedOutView(ctx));
         }, 'plain'],
       ]);
+
+      // Only operators have the entry at all; it goes before Log Out.
+      const analyticsItem = /** @type {HTMLElement} */ (menu([['analytics', 'Analytics', () => ctx.panel.push(ctx.views.analytics())]]).firstElementChild);
+      const showAnalytics = (/** @type {boolean} */ on) => {
+        if (!on) analyticsItem.remove();
+        else if (analyticsItem.parentElement !== items) items.insertBefore(analyticsItem, items.lastElementChild);
+      };
+      showAnalytics(me?.isOperator === true);
 
       const danger = el('section', 'acc-section danger-zone');
       danger.append(

@@ -10,6 +10,7 @@ import { permitsView } from './permits.js';
 import { deleteAccountView } from './delete-account.js';
 import { scheduleView } from './schedule.js';
 import { walletView } from './wallet.js';
+import { analyticsView } from './analytics.js';
 import { outboxView } from './outbox-view.js';
 import { writes, onChange as onOutboxChange, onSent } from './outbox.js';
 import { toast } from '../shell/toast.js';
@@ -25,7 +26,8 @@ import { signedIn, hasDevice, cachedMe, fetchMe, onSessionChange } from './sessi
  *   register: () => import('./panel.js').View, forgot: () => import('./panel.js').View, update: () => import('./panel.js').View,
  *   permits: () => import('./panel.js').View, schedule: () => import('./panel.js').View,
  *   deleteAccount: () => import('./panel.js').View, bookings: () => import('./panel.js').View,
- *   wallet: () => import('./panel.js').View, outbox: () => import('./panel.js').View}} views
+ *   wallet: () => import('./panel.js').View, outbox: () => import('./panel.js').View,
+ *   analytics: () => import('./panel.js').View}} views
  */
 
 /** @param {{site: () => Promise<{id: string, timeZone: string}>, lotCode: (lotId: string) => string|null}} o */
@@ -48,6 +50,7 @@ export function startAccounts(o) {
       deleteAccount: () => deleteAccountView(ctx),
       bookings: () => bookingsView(ctx),
       wallet: () => walletView(ctx),
+      analytics: () => analyticsView(ctx),
       outbox: () => outboxView(),
     },
   };

@@ -15,7 +15,7 @@ const ME_KEY = 'waymark.account.me';
 /**
  * @typedef {{id: string, kind: 'device'|'account', username?: string, email?: string, firstName?: string,
  *   lastName?: string, about: string, pictureURL: string, hasPicture: boolean, units: Units,
- *   permits: string[], createdAt: string}} Me
+ *   permits: string[], createdAt: string, isOperator?: boolean}} Me
  * @typedef {{token: string, expiresAt: string, user: Me}} Session
  */
 

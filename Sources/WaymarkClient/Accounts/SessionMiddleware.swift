@@ -12,7 +12,7 @@ struct SessionMiddleware: ClientMiddleware {
         "createScheduleBlock", "updateScheduleBlock", "deleteScheduleBlock", "getScheduleLotAdvice",
         "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
-        "getWallet", "getWalletHistory", "topUpWallet",
+        "getWallet", "getWalletHistory", "topUpWallet", "getOperatorAnalytics",
         "listLotReviews", "putMyLotReview", "deleteMyLotReview",
     ]
 

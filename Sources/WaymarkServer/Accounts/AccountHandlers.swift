@@ -164,7 +164,7 @@ enum AccountMapping {
             username: u.username, email: u.email, firstName: u.firstName, lastName: u.lastName,
             about: u.about, pictureURL: pictureURL, hasPicture: u.pictureUpdatedAt != nil || u.pictureUrl != nil,
             units: units(u.unitPreferences), permits: permits(u.permitSet),
-            createdAt: Date(millis: u.createdAt))
+            createdAt: Date(millis: u.createdAt), isOperator: u.isOperator != 0)
     }
 
     static func session(_ s: AccountService.SignedIn) -> Components.Schemas.Session {

@@ -17,10 +17,12 @@ struct UserRow: Decodable, Sendable {
     var permits: String
     var createdAt: Int64
     var pictureUpdatedAt: Int64?
+    var isOperator: Int
 
     static let select = """
         SELECT u.id, u.kind, u.username, u.password_hash, u.email, u.first_name, u.last_name, u.about,
-               u.picture_url, u.units, u.permits, u.created_at, p.updated_at AS picture_updated_at
+               u.picture_url, u.units, u.permits, u.created_at, p.updated_at AS picture_updated_at,
+               CASE WHEN EXISTS (SELECT 1 FROM operators o WHERE o.user_id = u.id) THEN 1 ELSE 0 END AS is_operator
         FROM users u LEFT JOIN user_pictures p ON p.user_id = u.id
         """
 

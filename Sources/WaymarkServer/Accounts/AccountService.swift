@@ -237,7 +237,10 @@ struct AccountService: Sendable {
     /// Every table with a `user_id`, children first; foreign keys would cascade, but SQLite
     /// enforces them only when asked, so nothing is left to that. `bookings` is not here: its
     /// rows stay for the ledger and the lots' statistics, anonymised by `BookingService.erase`.
-    static let userTables = ["sessions", "user_pictures", "schedule_blocks", "password_resets", "holds", "idempotency_keys", "lot_reviews"]
+    static let userTables = [
+        "sessions", "user_pictures", "schedule_blocks", "password_resets", "holds", "idempotency_keys",
+        "lot_reviews", "user_activity_days", "operators",
+    ]
 
     static func erase(userId: String, now: Date, on sql: any SQLDatabase) async throws {
         try await HoldStore.release(userId: userId, at: now, sql: sql)

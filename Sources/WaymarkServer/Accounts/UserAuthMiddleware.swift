@@ -36,11 +36,12 @@ struct UserAuthMiddleware: ServerMiddleware {
         "createScheduleBlock", "updateScheduleBlock", "deleteScheduleBlock", "getScheduleLotAdvice",
         "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
-        "getWallet", "getWalletHistory", "topUpWallet",
+        "getWallet", "getWalletHistory", "topUpWallet", "getOperatorAnalytics",
         "putMyLotReview", "deleteMyLotReview",
     ]
 
     let sessions: Sessions
+    let activity: ActivityRecorder
     let now: @Sendable () -> Date
 
     func intercept(
@@ -60,6 +61,8 @@ struct UserAuthMiddleware: ServerMiddleware {
             // client believes it is someone and should learn that it is not.
             guard let found = try await sessions.authenticate(token: token, now: now()) else { throw Problem.unauthorized }
             principal = found
+            // PRK-17 counts accounts, the people who could book; a guest cannot.
+            if found.kind == .account { await activity.record(userId: found.userId, at: now()) }
         } else if isRequired {
             throw Problem.unauthorized
         }

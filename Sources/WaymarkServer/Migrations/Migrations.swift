@@ -11,5 +11,6 @@ enum Migrations {
         CreateHolds(),
         CreateBookingsAndLedger(),
         CreateLotReviews(),
+        CreateOperatorAnalytics(),
     ]
 }

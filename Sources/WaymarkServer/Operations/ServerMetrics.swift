@@ -66,6 +66,9 @@ struct MetricsMiddleware: ServerMiddleware {
     }
 
     private let cache = Cache()
+    let latencies: OperationLatencies
+
+    init(latencies: OperationLatencies) { self.latencies = latencies }
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
@@ -78,7 +81,9 @@ struct MetricsMiddleware: ServerMiddleware {
             cache.counter(operation: operationID, status: status).increment()
             // A stream's duration is its connection's life, not a latency.
             if operationID != "streamSiteLive" {
-                cache.histogram(operation: operationID).record(clock.now - start)
+                let duration = clock.now - start
+                cache.histogram(operation: operationID).record(duration)
+                latencies.record(operationID, duration)
             }
         }
         do {

@@ -26,6 +26,9 @@ struct WaymarkServices: Sendable {
     let holds: HoldService
     let bookings: BookingService
     let wallet: WalletService
+    let notifications: NotificationService
+    let watches: WatchService
+    let notificationHub: NotificationHub
     let passwordResets: PasswordResetService
     let throttles: Throttles
     let now: @Sendable () -> Date

@@ -13,6 +13,8 @@ struct SessionMiddleware: ClientMiddleware {
         "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
         "getWallet", "getWalletHistory", "topUpWallet",
+        "listNotifications", "markNotificationRead", "markAllNotificationsRead", "deleteNotification", "streamNotifications",
+        "listWatches", "watchLot", "unwatchLot",
     ]
 
     func intercept(

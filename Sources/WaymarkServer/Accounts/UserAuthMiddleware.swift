@@ -37,6 +37,8 @@ struct UserAuthMiddleware: ServerMiddleware {
         "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
         "getWallet", "getWalletHistory", "topUpWallet",
+        "listNotifications", "markNotificationRead", "markAllNotificationsRead", "deleteNotification", "streamNotifications",
+        "listWatches", "watchLot", "unwatchLot",
     ]
 
     let sessions: Sessions

@@ -10,5 +10,6 @@ enum Migrations {
         CreateAccounts(),
         CreateHolds(),
         CreateBookingsAndLedger(),
+        CreateNotifications(),
     ]
 }

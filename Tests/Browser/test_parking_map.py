@@ -33,12 +33,13 @@ def test_prk18_map_opens_full_screen_on_campus_with_toolbar(app, server, artifac
     assert b["south"] < v["center"]["lat"] < b["north"] and b["west"] < v["center"]["lon"] < b["east"]
     assert v["bearing"] == 0
     assert v["zoom"] < app.state()["spotMinZoom"], "campus zoom shows pins, not spots"
-    # Toolbar: vertical, top right, compass then car then refresh then the person button (Accounts).
+    # Toolbar: vertical, top right, compass then car then refresh then the person button
+    # (Accounts) then the bell (notifications, PRK-15).
     labels = [b.get_attribute("aria-label") for b in app.els(".toolbar button")]
-    assert labels == ["Compass", "Parked car", "Refresh", "Account"]
+    assert labels == ["Compass", "Parked car", "Refresh", "Account", "Notifications"]
     rects = [b.rect for b in app.els(".toolbar button")]
     assert all(r["x"] > 390 - 70 for r in rects) and rects[0]["y"] < 40
-    assert rects[0]["y"] < rects[1]["y"] < rects[2]["y"] < rects[3]["y"]
+    assert rects[0]["y"] < rects[1]["y"] < rects[2]["y"] < rects[3]["y"] < rects[4]["y"]
     usable = app.js("return performance.getEntriesByName('waymark-usable')[0].startTime")
     assert usable < 10_000, "seed 10.1: map and toolbar usable within 10 s (the benchmark measures the real figure)"
     assert app.el("#attribution").text == "© OpenStreetMap contributors"

@@ -11,8 +11,10 @@ import {
 /**
  * @param {{store: ReturnType<typeof import('./store.js').createParkingStore>,
  *          onClose: () => void, onLevel: (lotId: string, level: number) => void,
- *          booking?: (lot: any, timeZone: string) => HTMLElement|null}} o
+ *          booking?: (lot: any, timeZone: string) => HTMLElement|null,
+ *          watch?: (lot: any) => HTMLElement|null}} o
  *   booking: the "Book a space" section for a lot that takes bookings (PRK-12)
+ *   watch: the "Watch this lot" switch (PRK-15)
  */
 export function createLotCard(o) {
   const { store } = o;
@@ -153,6 +155,8 @@ export function createLotCard(o) {
       parts.push(p);
       if (extra) parts.push(extra);
     }
+    const watch = o.watch ? o.watch(lot) : null;
+    if (watch) parts.push(watch);
     parts.push(occupancySection(lot), permitsSection(lot, now));
     const booking = lot.booking && o.booking ? o.booking(lot, tz) : null;
     if (booking) parts.push(booking);

@@ -37,7 +37,7 @@ export function watchToggle(lot) {
   const show = () => {
     const on = watched.has(lot.id);
     b.setAttribute('aria-pressed', String(on));
-    b.textContent = on ? '🔔 Watching this lot' : 'Watch this lot';
+    b.textContent = on ? '✓ Watching this lot' : 'Watch this lot';
     b.disabled = !loaded;
   };
   b.addEventListener('click', async () => {

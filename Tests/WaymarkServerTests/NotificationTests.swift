@@ -1,6 +1,8 @@
 import Foundation
+import OpenAPIRuntime
 import Testing
 import Vapor
+import WaymarkAPI
 import WaymarkCore
 @testable import WaymarkServer
 
@@ -152,6 +154,61 @@ struct NotificationTests {
             #expect(try await ctx.call(.DELETE, "/v1/me/notifications/\(n4)", token: me.token).status == .noContent)
             #expect(try await ctx.call(.DELETE, "/v1/me/notifications/\(n4)", token: me.token).status == .notFound)
             #expect((try await ctx.call(.GET, "/v1/me/notifications", token: me.token).json["notifications"] as? [Any])?.count == 4)
+        }
+    }
+
+    @Test("PRK-15 the live stream delivers a person's own new notifications only, and replays the ones after Last-Event-ID on reconnecting",
+          arguments: TestDatabase.available)
+    func liveStream(db: TestDatabase) async throws {
+        try await TestApp.with(db, configure: bookingConfig) { ctx in
+            let me = try await ctx.register("lena")
+            let other = try await ctx.register("lars")
+            func insert(_ drafts: [NotificationDraft]) async throws {
+                try await ctx.services.store.write { sql in try await NotificationStore.insert(drafts, at: ctx.clock.now, sql: sql) }
+                ctx.services.notificationHub.poke()
+            }
+            try await insert([NotificationDraft(userId: me.id, kind: .lotFull, title: "before", body: "b")])
+            let first = try #require((try await ctx.call(.GET, "/v1/me/notifications", token: me.token).json["notifications"] as? [[String: Any]])?.first?["sequence"] as? Int)
+            try await insert([NotificationDraft(userId: me.id, kind: .lotFull, title: "missed", body: "b")])
+
+            /// Opens the stream as `user` and reads until `count` notifications arrived.
+            func read(_ user: String, lastEventID: String?, count: Int, after: () async throws -> Void) async throws -> [(id: String, title: String)] {
+                let principal = Principal(userId: user, kind: .account, tokenHash: "")
+                let output = try await RequestContext.$principal.withValue(principal) {
+                    try await APIHandler(services: ctx.services).streamNotifications(.init(headers: .init(lastEventID: lastEventID)))
+                }
+                guard case .ok(let ok) = output, case .textEventStream(let body) = ok.body else { throw TestFailure("no stream") }
+                try await after()
+                var got: [(id: String, title: String)] = []
+                var text = ""
+                for try await chunk in body {
+                    text += String(decoding: chunk, as: UTF8.self)
+                    while let end = text.range(of: "\n\n") {
+                        let frame = String(text[..<end.lowerBound])
+                        text = String(text[end.upperBound...])
+                        let lines = frame.split(separator: "\n")
+                        guard lines.contains("event: notification"),
+                              let id = lines.first(where: { $0.hasPrefix("id: ") })?.dropFirst(4),
+                              let data = lines.first(where: { $0.hasPrefix("data: ") })?.dropFirst(6),
+                              let json = try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else { continue }
+                        got.append((String(id), json["title"] as? String ?? ""))
+                    }
+                    if got.count >= count { break }
+                }
+                return got
+            }
+
+            let resumed = try await read(me.id, lastEventID: String(first), count: 2) {
+                try await insert([NotificationDraft(userId: other.id, kind: .lotFull, title: "not mine", body: "b"),
+                                  NotificationDraft(userId: me.id, kind: .lotFull, title: "new", body: "b")])
+            }
+            #expect(resumed.map(\.title) == ["missed", "new"], "the one made while away, then the new one; never another's")
+            #expect(resumed.first?.id == String(first + 1))
+            let fresh = try await read(me.id, lastEventID: nil, count: 1) {
+                try await insert([NotificationDraft(userId: me.id, kind: .holdExpired, title: "latest", body: "b")])
+            }
+            #expect(fresh.map(\.title) == ["latest"], "without Last-Event-ID only what is new")
+            #expect(try await ctx.call(.GET, "/v1/me/notifications/live").status == .unauthorized)
         }
     }
 

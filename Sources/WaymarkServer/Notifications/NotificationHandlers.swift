@@ -54,7 +54,7 @@ extension APIHandler {
         let me = try RequestContext.requirePrincipal()
         let resumeFrom = input.headers.lastEventID.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
         let (cursor, deliveries) = services.notificationHub.subscribe(userId: me.userId)
-        let inbox = services.notifications
+        let inbox = services.notifications, store = services.store
         let (body, out) = AsyncStream<ArraySlice<UInt8>>.makeStream(bufferingPolicy: .bufferingOldest(NotificationHub.subscriberBuffer))
         let pump = Task {
             out.yield(ArraySlice("retry: 2000\n: connected\n\n".utf8))
@@ -63,7 +63,12 @@ extension APIHandler {
                     out.yield(ArraySlice(NotificationMapping.frame(seq: row.seq, NotificationMapping.notification(row))))
                 }
             }
-            for await d in deliveries {
+            // The tail may be behind the table (it has not polled yet): what the client has
+            // seen, or what was made before a fresh stream opened, is not sent again. Read
+            // after subscribing, so nothing made from now on can fall below it.
+            var floor = cursor
+            if let resumeFrom { floor = resumeFrom } else if let last = try? await NotificationStore.lastSeq(sql: store.sql) { floor = last }
+            for await d in deliveries where d.seq > floor {
                 if case .dropped = out.yield(ArraySlice(NotificationMapping.frame(seq: d.seq, d.notification))) { break }
             }
             out.finish()

@@ -110,7 +110,7 @@ def test_prk15_watch_a_lot_it_fills_the_bell_counts_live_and_the_inbox_marks_rea
     toggle = app.wait(lambda: app.js("const b = document.querySelector('#lot-card [data-testid=watch-toggle]');"
                                      "return b && !b.disabled ? b : null"), message="watch switch")
     assert toggle.get_attribute("aria-pressed") == "false"
-    assert toggle.text == "Watch this lot"
+    assert toggle.get_attribute("textContent") == "Watch this lot"
     toggle.click()
     app.wait(lambda: app.el("#lot-card [data-testid=watch-toggle]").get_attribute("aria-pressed") == "true", message="watching")
     status, watches = api(notify_server.url, "GET", "/v1/me/watches", token=token)

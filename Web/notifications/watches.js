@@ -10,6 +10,14 @@ import { listWatches, watchLot, unwatchLot } from './api.js';
 /** @type {Set<string>} */
 let watched = new Set();
 let loaded = false;
+/** The switches on screen: the card redraws itself as the lot fills, so an answer may arrive
+ * after the switch that asked was replaced; every switch of the lot shows it. */
+const switches = new Set();
+function showAll() {
+  for (const s of switches) {
+    if (s.button.isConnected) s.show(); else switches.delete(s);
+  }
+}
 
 /** Read again whenever who this browser is changes. */
 export async function loadWatches() {
@@ -50,9 +58,11 @@ export function watchToggle(lot) {
       toast(problemText(err));
     }
     show();
+    showAll();
   });
   show();
-  if (!loaded) loadWatches().then(show);
+  switches.add({ button: b, show });
+  if (!loaded) loadWatches().then(showAll);
   row.append(b, hint);
   return row;
 }

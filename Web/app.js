@@ -173,6 +173,8 @@ Object.defineProperty(window, 'waymark', {
     /** Who this browser is to the server, and the Accounts screen shown (null when closed). */
     account: () => app.accounts?.state ?? null,
     openAccount: () => app.accounts?.open(),
+    /** Unread notifications as the bell shows them (PRK-15). */
+    unreadNotifications: () => app.accounts?.notifications.unread ?? 0,
     /** Benchmark only: draw all levels of every structure (the densest possible frame). */
     drawAllLevels: (on) => app.parking?.setAllLevels(on),
     get state() {

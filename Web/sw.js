@@ -3,7 +3,7 @@
 // API reads are network-first and fall back to their last copy, marked as such; the live
 // stream, requests that carry a token and everything not ours pass straight through.
 
-const VERSION = '2026-11-23.3';
+const VERSION = '2026-11-23.4';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -49,6 +49,10 @@ const SHELL = [
   '/map/rects.js',
   '/map/shapes.js',
   '/map/tiles.js',
+  '/notifications/api.js',
+  '/notifications/inbox.js',
+  '/notifications/live.js',
+  '/notifications/watches.js',
   '/parking/booking-form.js',
   '/parking/bookings-api.js',
   '/parking/bookings-view.js',

@@ -27,6 +27,9 @@ struct WaymarkServices: Sendable {
     let bookings: BookingService
     let reviews: ReviewService
     let wallet: WalletService
+    let notifications: NotificationService
+    let watches: WatchService
+    let notificationHub: NotificationHub
     let passwordResets: PasswordResetService
     let throttles: Throttles
     let operators: Operators

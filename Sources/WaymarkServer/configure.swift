@@ -65,9 +65,11 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
     }
 
     try await services.live.prime()
+    try await services.notificationHub.prime()
     let background = BackgroundTasks()
     app.lifecycle.use(background)
     background.start { await services.live.run() }
+    background.start { await services.notificationHub.run() }
     if config.runJobs {
         let job = SnapshotJob(store: store, now: now, liveRetention: config.liveRetention, logger: app.logger)
         background.start { await job.run() }
@@ -87,6 +89,7 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
             while !Task.isCancelled {
                 try? await sessions.prune(now: now())
                 try? await throttles.prune(now: now())
+                try? await NotificationStore.prune(now: now(), sql: store.sql)
                 try? await Task.sleep(for: .seconds(3600))
             }
         }
@@ -122,13 +125,18 @@ private func makeServices(app: Application, store: SQLStore, config: WaymarkConf
     let parking = ParkingQueries(store: store)
     let zone = AnalyticsZone(store: store)
     let latencies = OperationLatencies()
+    let hub = NotificationHub(store: store, pollInterval: store.isPostgres ? .milliseconds(100) : .milliseconds(500), logger: app.logger)
+    let notifier = Notifier(store: store, hub: hub, now: now)
+    let alerts = LotAlertMonitor(store: store, notifier: notifier, logger: app.logger)
+    var bookings = BookingService(store: store, now: now)
+    bookings.observers = [SpaceFreedObserver(notifier: notifier, logger: app.logger)]
     let document = openAPIDocument()
     if document.isEmpty { app.logger.warning("openapi.yaml was not found beside the executable; /openapi.yaml will be empty") }
     return WaymarkServices(
         store: store,
         parking: parking,
         gateways: GatewayKeys(store: store),
-        ingest: IngestService(store: store, index: index, live: live, now: now, logger: app.logger),
+        ingest: IngestService(store: store, index: index, live: live, alerts: alerts, notifier: notifier, now: now, logger: app.logger),
         live: live,
         spotStates: SpotStatesCache(),
         sensorIndex: index,
@@ -137,10 +145,13 @@ private func makeServices(app: Application, store: SQLStore, config: WaymarkConf
         accounts: accounts,
         profiles: ProfileService(store: store, queries: accountQueries, now: now),
         schedule: ScheduleService(store: store, parking: parking, accounts: accountQueries, now: now),
-        holds: HoldService(store: store, accounts: accountQueries, live: live, now: now),
-        bookings: BookingService(store: store, now: now),
+        holds: HoldService(store: store, accounts: accountQueries, live: live, notifier: notifier, alerts: alerts, now: now),
+        bookings: bookings,
         reviews: ReviewService(store: store, now: now),
         wallet: WalletService(store: store, provider: config.demoPayments ? DemoPaymentProvider() : nil, now: now),
+        notifications: NotificationService(store: store, now: now),
+        watches: WatchService(store: store, alerts: alerts, now: now),
+        notificationHub: hub,
         passwordResets: PasswordResetService(store: store, queries: accountQueries, accounts: accounts, throttles: throttles,
                                              mailer: mailer, now: now, logger: app.logger),
         throttles: throttles,

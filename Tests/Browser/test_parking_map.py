@@ -34,9 +34,9 @@ def test_prk18_map_opens_full_screen_on_campus_with_toolbar(app, server, artifac
     assert v["bearing"] == 0
     assert v["zoom"] < app.state()["spotMinZoom"], "campus zoom shows pins, not spots"
     # Toolbar: vertical, top right, compass then car then refresh then the person button
-    # (Accounts), then the lot finder (PRK-14).
+    # (Accounts), then the lot finder (PRK-14) and the bell (notifications, PRK-15).
     labels = [b.get_attribute("aria-label") for b in app.els(".toolbar button")]
-    assert labels == ["Compass", "Parked car", "Refresh", "Account", "Find a lot"]
+    assert labels == ["Compass", "Parked car", "Refresh", "Account", "Find a lot", "Notifications"]
     rects = [b.rect for b in app.els(".toolbar button")]
     assert all(r["x"] > 390 - 70 for r in rects) and rects[0]["y"] < 40
     assert rects[0]["y"] < rects[1]["y"] < rects[2]["y"] < rects[3]["y"] < rects[4]["y"]

@@ -70,7 +70,10 @@ struct ClientReviewTests {
         let configure: (inout WaymarkConfiguration) -> Void = { $0.passwordHashCost = 4 }
         let first = try await LiveServer.start(configure: configure)
         defer { first.removeDatabase() }
-        let member = WaymarkClient(serverURL: first.url, cacheDirectory: cache, tokenStore: tokens, requestTimeout: .seconds(2))
+        // Generous timeouts while the server is up (the suite runs many servers at once); a short
+        // one while it is down, because the HTTP client keeps retrying a refused connection until
+        // the deadline. The clients share the outbox file and the session, as an app's launches do.
+        var member = WaymarkClient(serverURL: first.url, cacheDirectory: cache, tokenStore: tokens, requestTimeout: .seconds(15))
         let lotA: String, lotG: String
         do {
             try await member.register(username: "sdk_offline_reviewer", password: "Str0ng!pass")
@@ -84,6 +87,7 @@ struct ClientReviewTests {
         let port = try #require(first.url.port)
         try await first.stop()
 
+        member = WaymarkClient(serverURL: first.url, cacheDirectory: cache, tokenStore: tokens, requestTimeout: .seconds(2))
         for action in [Outbox.Write.Action.putReview(lotId: lotA, stars: 2, text: "First thoughts"),
                        .putReview(lotId: lotG, stars: 4, text: "Lot G"),
                        .putReview(lotId: lotA, stars: 5, text: "Second thoughts")] {
@@ -100,6 +104,7 @@ struct ClientReviewTests {
             configure(&config)
             config.port = port
         }
+        member = WaymarkClient(serverURL: first.url, cacheDirectory: cache, tokenStore: tokens, requestTimeout: .seconds(15))
         do {
             let results = await member.flushOutbox()
             #expect(results.count == 2)

@@ -259,7 +259,7 @@ struct AccountTests {
         #expect(optional == UserAuthMiddleware.optional)
     }
 
-    @Test("ACC-5 deleting an account erases every row that refers to it", arguments: TestDatabase.available)
+    @Test("ACC-5 deleting an account erases every row that refers to it, watched lots and notifications too (PRK-15)", arguments: TestDatabase.available)
     func deletion(db: TestDatabase) async throws {
         try await TestApp.with(db, configure: bookingConfig) { ctx in
             let gone = try await ctx.register("mia_gone", email: "mia@example.com")
@@ -282,6 +282,13 @@ struct AccountTests {
             #expect(try await ctx.app.grantOperator(login: "mia@example.com"))
             let activity = try await ctx.services.store.sql.raw("SELECT day FROM user_activity_days WHERE user_id = \(bind: gone.id)").all()
             #expect(activity.count == 1)
+            // PRK-15: a watched lot and a notification about it.
+            #expect(try await ctx.call(.PUT, "/v1/lots/\(lot)/watch", token: gone.token).status == .ok)
+            try await ctx.services.store.write { sql in
+                try await NotificationStore.insert([NotificationDraft(userId: gone.id, kind: .lotFull, title: "Full", body: "b", lotId: lot)],
+                                                   at: ctx.clock.now, sql: sql)
+            }
+            #expect(try await ctx.call(.GET, "/v1/me/notifications", token: gone.token).json["unreadCount"] as? Int == 1)
             let rowsBefore = try await ctx.allRows().values.joined().filter { $0.contains(gone.id) || $0.contains("mia") }
             #expect(rowsBefore.count >= 5)
 

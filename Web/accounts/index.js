@@ -16,6 +16,7 @@ import { writes, onChange as onOutboxChange, onSent } from './outbox.js';
 import { toast } from '../shell/toast.js';
 import { bookingsView } from '../parking/bookings-view.js';
 import { signedIn, hasDevice, cachedMe, fetchMe, onSessionChange } from './session.js';
+import { startNotifications } from '../notifications/inbox.js';
 
 /**
  * @typedef {object} AccountsContext
@@ -75,12 +76,18 @@ export function startAccounts(o) {
   showWho();
 
   button.addEventListener('click', () => {
-    if (panel.isOpen) panel.close();
+    if (panel.isOpen && panel.view !== 'notifications') panel.close();
     else panel.open(ctx.views.home());
+  });
+  // PRK-15: the bell shares this panel.
+  const notifications = startNotifications({
+    panel,
+    onSignIn: () => panel.open(ctx.views.signedOut({ notice: 'Sign in or create an account to watch lots: you are told when one fills up.' })),
   });
 
   return {
     panel,
+    notifications,
     open: () => panel.open(ctx.views.home()),
     /**
      * Opens one screen of a signed-in account over the home screen (Back leads home); signed

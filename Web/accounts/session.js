@@ -39,6 +39,8 @@ export function cachedMe() {
 
 export const signedIn = () => !!read(ACCOUNT_KEY);
 export const hasDevice = () => !!read(DEVICE_KEY);
+/** The token requests go with now, without making a device identity (for streams). */
+export const currentToken = () => read(ACCOUNT_KEY) ?? read(DEVICE_KEY);
 
 /** @param {() => void} fn called whenever signing in or out changes who we are */
 export function onSessionChange(fn) { listeners.add(fn); }

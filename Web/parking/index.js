@@ -10,6 +10,7 @@ import { createLotList } from './lot-list.js';
 import { connectLive } from './live.js';
 import { spotPalette } from './colours.js';
 import { toast } from '../shell/toast.js';
+import { watchToggle } from '../notifications/watches.js';
 import { onThemeChange } from '../shell/theme.js';
 import { clockTime } from './format.js';
 import { startHolds } from './holds.js';
@@ -46,6 +47,7 @@ export async function startParking(ctx) {
     store,
     onClose: () => { selected = null; pl.refresh(); map.invalidate(); },
     onLevel: (lotId, level) => chooseLevel(lotId, level, true),
+    watch: (lot) => watchToggle(lot),
     booking: (lot, timeZone) => bookingSection({
       lot,
       timeZone,

@@ -12,9 +12,11 @@ import {
  * @param {{store: ReturnType<typeof import('./store.js').createParkingStore>,
  *          onClose: () => void, onLevel: (lotId: string, level: number) => void,
  *          booking?: (lot: any, timeZone: string) => HTMLElement|null,
- *          reviews?: (lot: any) => HTMLElement|null}} o
+ *          reviews?: (lot: any) => HTMLElement|null,
+ *          watch?: (lot: any) => HTMLElement|null}} o
  *   booking: the "Book a space" section for a lot that takes bookings (PRK-12)
  *   reviews: the lot's rating and reviews (PRK-14)
+ *   watch: the "Watch this lot" switch (PRK-15)
  */
 export function createLotCard(o) {
   const { store } = o;
@@ -155,6 +157,8 @@ export function createLotCard(o) {
       parts.push(p);
       if (extra) parts.push(extra);
     }
+    const watch = o.watch ? o.watch(lot) : null;
+    if (watch) parts.push(watch);
     parts.push(occupancySection(lot), permitsSection(lot, now));
     const booking = lot.booking && o.booking ? o.booking(lot, tz) : null;
     if (booking) parts.push(booking);

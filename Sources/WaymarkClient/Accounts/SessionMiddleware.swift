@@ -14,6 +14,8 @@ struct SessionMiddleware: ClientMiddleware {
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
         "getWallet", "getWalletHistory", "topUpWallet", "getOperatorAnalytics",
         "listLotReviews", "putMyLotReview", "deleteMyLotReview",
+        "listNotifications", "markNotificationRead", "markAllNotificationsRead", "deleteNotification", "streamNotifications",
+        "listWatches", "watchLot", "unwatchLot",
     ]
 
     func intercept(

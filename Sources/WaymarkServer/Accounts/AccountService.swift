@@ -168,6 +168,12 @@ struct AccountService: Sendable {
         if try await HoldStore.open(userId: accountId, sql: sql) == nil {
             try await sql.raw("UPDATE holds SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId) AND ended_at IS NULL").run()
         }
+        // Watched lots and the inbox come along (PRK-15); a lot both watch stays watched once.
+        try await sql.raw("""
+            UPDATE lot_watches SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId)
+            AND lot_id NOT IN (SELECT lot_id FROM lot_watches WHERE user_id = \(bind: accountId))
+            """).run()
+        try await sql.raw("UPDATE notifications SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId)").run()
         try await erase(userId: deviceId, now: now, on: sql)
     }
 
@@ -239,7 +245,7 @@ struct AccountService: Sendable {
     /// rows stay for the ledger and the lots' statistics, anonymised by `BookingService.erase`.
     static let userTables = [
         "sessions", "user_pictures", "schedule_blocks", "password_resets", "holds", "idempotency_keys",
-        "lot_reviews", "user_activity_days", "operators",
+        "lot_reviews", "user_activity_days", "operators", "notifications", "lot_watches",
     ]
 
     static func erase(userId: String, now: Date, on sql: any SQLDatabase) async throws {

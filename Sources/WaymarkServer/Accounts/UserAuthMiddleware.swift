@@ -38,6 +38,8 @@ struct UserAuthMiddleware: ServerMiddleware {
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
         "getWallet", "getWalletHistory", "topUpWallet", "getOperatorAnalytics",
         "putMyLotReview", "deleteMyLotReview",
+        "listNotifications", "markNotificationRead", "markAllNotificationsRead", "deleteNotification", "streamNotifications",
+        "listWatches", "watchLot", "unwatchLot",
     ]
 
     let sessions: Sessions

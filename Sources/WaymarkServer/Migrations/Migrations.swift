@@ -11,6 +11,7 @@ enum Migrations {
         CreateHolds(),
         CreateBookingsAndLedger(),
         CreateLotReviews(),
+        CreateNotifications(),
         CreateOperatorAnalytics(),
     ]
 }

@@ -12,6 +12,8 @@ struct HoldService: Sendable {
     let store: SQLStore
     let accounts: AccountQueries
     let live: LiveHub
+    let notifier: Notifier
+    let alerts: LotAlertMonitor
     let now: @Sendable () -> Date
 
     private var isPostgres: Bool { store.isPostgres }
@@ -70,7 +72,7 @@ struct HoldService: Sendable {
             // which a burst of requests may keep busy.
             return (try await require(id, sql: sql), lots)
         }
-        published(lots)
+        await published(lots)
         return hold
     }
 
@@ -100,7 +102,7 @@ struct HoldService: Sendable {
             let lots = try await SpotChanges.record(change.map { [$0] } ?? [], sql: sql, isPostgres: isPostgres, now: now)
             return (try await require(id, sql: sql), lots)
         }
-        published(lots)
+        await published(lots)
         return ended
     }
 
@@ -143,9 +145,12 @@ struct HoldService: Sendable {
             try await insert(id: nextId, userId: principal.userId, spot: ref, createdAt: now,
                              expiresAt: Date(millis: hold.expiresAt), warning: nil, sql: sql)
             let lots = try await SpotChanges.record([change], sql: sql, isPostgres: isPostgres, now: now)
-            return (try await require(id, sql: sql), try await require(nextId, sql: sql), lots)
+            let next = try await require(nextId, sql: sql)
+            try await NotificationStore.insert([NotificationTexts.holdMoved(next)], at: now, sql: sql)
+            return (try await require(id, sql: sql), next, lots)
         }
-        published(lots)
+        if next != nil { notifier.delivered() }
+        await published(lots)
         return (answered, next)
     }
 
@@ -160,15 +165,22 @@ struct HoldService: Sendable {
             """).all().map(HoldRow.init)
         guard !due.isEmpty else { return 0 }
         let isPostgres = isPostgres
-        let lots = try await store.write { sql in
+        let (lots, told) = try await store.write { sql in
             try await lockLive(sql)
             var changes: [SpotChange] = []
+            var drafts: [NotificationDraft] = []
             for hold in due {
-                if let change = try await HoldStore.end(hold, outcome: .expired, at: now, sql: sql) { changes.append(change) }
+                let (ended, change) = try await HoldStore.finish(hold, outcome: .expired, at: now, sql: sql)
+                if let change { changes.append(change) }
+                // Only the instance that ended it tells the holder (PRK-15).
+                if ended { drafts.append(NotificationTexts.holdExpired(hold)) }
             }
-            return try await SpotChanges.record(changes, sql: sql, isPostgres: isPostgres, now: now)
+            let lots = try await SpotChanges.record(changes, sql: sql, isPostgres: isPostgres, now: now)
+            try await NotificationStore.insert(drafts, at: now, sql: sql)
+            return (lots, !drafts.isEmpty)
         }
-        published(lots)
+        if told { notifier.delivered() }
+        await published(lots)
         return due.count
     }
 
@@ -206,10 +218,12 @@ struct HoldService: Sendable {
             """).run()
     }
 
-    private func published(_ lots: [Components.Schemas.LotOccupancy]) {
+    private func published(_ lots: [Components.Schemas.LotOccupancy]) async {
         guard !lots.isEmpty else { return }
         live.merge(lots)
         live.poke()
+        // A held spot is taken too: holds can fill a watched lot (PRK-15).
+        await alerts.occupancyChanged(lots)
     }
 
     private func require(_ id: String, sql: any SQLDatabase) async throws -> HoldRow {

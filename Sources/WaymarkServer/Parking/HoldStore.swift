@@ -64,13 +64,22 @@ struct HoldRow: Sendable {
 /// Callers on PostgreSQL hold `LiveHub.appendLockKey`, since ending a hold can free a spot.
 enum HoldStore {
     /// A car on a held spot: the hold stops claiming it and asks its holder (PRK-10).
-    static func markAsked(spotIds: [String], at now: Date, sql: any SQLDatabase) async throws {
+    /// The holds now asking "was it you?", for their holders to be told (PRK-15).
+    @discardableResult
+    static func markAsked(spotIds: [String], at now: Date, sql: any SQLDatabase) async throws -> [(holdId: String, userId: String, lotId: String)] {
+        var asked: [(holdId: String, userId: String, lotId: String)] = []
         for chunk in spotIds.chunked(500) {
-            try await sql.raw("""
+            let rows = try await sql.raw("""
                 UPDATE holds SET asked_at = \(bind: now.millis)
                 WHERE ended_at IS NULL AND asked_at IS NULL AND spot_id IN (\(binds: Array(chunk)))
-                """).run()
+                RETURNING id, user_id, lot_id
+                """).all()
+            for r in rows {
+                asked.append((try r.decode(column: "id", as: String.self), try r.decode(column: "user_id", as: String.self),
+                              try r.decode(column: "lot_id", as: String.self)))
+            }
         }
+        return asked
     }
 
     static func open(userId: String, sql: any SQLDatabase) async throws -> HoldRow? {
@@ -85,15 +94,22 @@ enum HoldStore {
     /// Returns the spot change to record, if any; nothing when another writer ended it first.
     static func end(_ hold: HoldRow, outcome: SoftHold.Outcome, movedTo: String? = nil, at now: Date,
                     sql: any SQLDatabase) async throws -> SpotChange? {
+        try await finish(hold, outcome: outcome, movedTo: movedTo, at: now, sql: sql).change
+    }
+
+    /// As `end`, also saying whether this call ended the hold (another instance may have been first).
+    static func finish(_ hold: HoldRow, outcome: SoftHold.Outcome, movedTo: String? = nil, at now: Date,
+                       sql: any SQLDatabase) async throws -> (ended: Bool, change: SpotChange?) {
         let ended = try await sql.raw("""
             UPDATE holds SET ended_at = \(bind: now.millis), outcome = \(bind: outcome.rawValue), moved_to = \(bind: movedTo)
             WHERE id = \(bind: hold.id) AND ended_at IS NULL RETURNING asked_at
             """).first()
-        guard let ended, try ended.decode(column: "asked_at", as: Int64?.self) == nil else { return nil }
+        guard let ended else { return (false, nil) }
+        guard try ended.decode(column: "asked_at", as: Int64?.self) == nil else { return (true, nil) }
         let freed = try await sql.raw("""
             UPDATE spots SET state = 'f' WHERE id = \(bind: hold.spotId) AND state = 'h' RETURNING id
             """).first()
-        return freed == nil ? nil : SpotChange(ref: hold.ref, before: .held, after: .free, at: now)
+        return (true, freed == nil ? nil : SpotChange(ref: hold.ref, before: .held, after: .free, at: now))
     }
 
     /// Ends the user's open hold, for an erased account or device (ACC-5): the spot is free

@@ -18,6 +18,8 @@ actor IngestService {
     private let store: SQLStore
     private let index: SensorIndex
     private let live: LiveHub
+    private let alerts: LotAlertMonitor
+    private let notifier: Notifier
     private let now: @Sendable () -> Date
     private let logger: Logger
     private var queue: [Pending] = []
@@ -27,10 +29,13 @@ actor IngestService {
     /// write lock for long.
     static let maxReportsPerCommit = 20_000
 
-    init(store: SQLStore, index: SensorIndex, live: LiveHub, now: @escaping @Sendable () -> Date, logger: Logger) {
+    init(store: SQLStore, index: SensorIndex, live: LiveHub, alerts: LotAlertMonitor, notifier: Notifier,
+         now: @escaping @Sendable () -> Date, logger: Logger) {
         self.store = store
         self.index = index
         self.live = live
+        self.alerts = alerts
+        self.notifier = notifier
         self.now = now
         self.logger = logger
     }
@@ -56,7 +61,7 @@ actor IngestService {
             }
             do {
                 let started = ContinuousClock.now
-                let (outcomes, lots) = try await Self.commit(batch.map(\.reports), store: store, index: index, now: now())
+                let (outcomes, lots, notified) = try await Self.commit(batch.map(\.reports), store: store, index: index, now: now())
                 ServerMetrics.registry.makeDurationHistogram(
                     name: "waymark_ingest_commit_duration_seconds", buckets: ServerMetrics.latencyBuckets
                 ).record(ContinuousClock.now - started)
@@ -64,6 +69,11 @@ actor IngestService {
                 // sees the change; the tailer delivers the same versions again, harmlessly.
                 live.merge(lots)
                 live.poke()
+                if notified { notifier.delivered() }
+                // Watchers' alerts (PRK-15) before answering, so that whoever reads after the
+                // acknowledgement sees them; this costs a query only when a watched lot's
+                // announced level moves.
+                await alerts.occupancyChanged(lots)
                 for (pending, result) in zip(batch, outcomes) { pending.continuation.resume(returning: result) }
                 ServerMetrics.recordIngest(outcomes.joined(), requests: batch.count)
             } catch {
@@ -78,7 +88,7 @@ actor IngestService {
     /// older than one that came before it in the same commit is stale, as it would be across commits.
     static func commit(
         _ requests: [[SensorReport]], store: SQLStore, index: SensorIndex, now: Date
-    ) async throws -> (outcomes: [[IngestOutcome]], lots: [Components.Schemas.LotOccupancy]) {
+    ) async throws -> (outcomes: [[IngestOutcome]], lots: [Components.Schemas.LotOccupancy], notified: Bool) {
         var outcomes = requests.map { Array(repeating: IngestOutcome.invalid, count: $0.count) }
         let sensorIds = Set(requests.joined().lazy.filter { SensorIngest.isValid($0, now: now) }.map(\.sensorId))
         let refs = try await index.lookup(sensorIds, now: now)
@@ -90,14 +100,14 @@ actor IngestService {
                 if let ref = refs[report.sensorId] { work.append((r, i, ref)) } else { outcomes[r][i] = .unknownSensor }
             }
         }
-        if work.isEmpty { return (outcomes, []) }
+        if work.isEmpty { return (outcomes, [], false) }
         let found = work
 
         let decided = try await store.write { sql in
             try await apply(work: found, requests: requests, sql: sql, isPostgres: store.isPostgres, now: now)
         }
         for (k, outcome) in decided.outcomes.enumerated() { outcomes[work[k].r][work[k].i] = outcome }
-        return (outcomes, decided.lots)
+        return (outcomes, decided.lots, decided.notified)
     }
 
     private struct SpotUpdate {
@@ -109,7 +119,7 @@ actor IngestService {
 
     private static func apply(
         work: [(r: Int, i: Int, ref: SpotRef)], requests: [[SensorReport]], sql: any SQLDatabase, isPostgres: Bool, now: Date
-    ) async throws -> (outcomes: [IngestOutcome], lots: [Components.Schemas.LotOccupancy]) {
+    ) async throws -> (outcomes: [IngestOutcome], lots: [Components.Schemas.LotOccupancy], notified: Bool) {
         if isPostgres {
             // Event ids must become visible in id order for live readers to never skip one:
             // every writer of live events takes this lock, so commits happen in id order.
@@ -148,7 +158,7 @@ actor IngestService {
                 updates[item.ref.spotId] = SpotUpdate(ref: item.ref, before: spot.state, after: next, at: report.observedAt)
             }
         }
-        guard !updates.isEmpty else { return (outcomes, []) }
+        guard !updates.isEmpty else { return (outcomes, [], false) }
 
         try await writeSpots(Array(updates.values), sql: sql, isPostgres: isPostgres)
 
@@ -157,9 +167,17 @@ actor IngestService {
             .map { SpotChange(ref: $0.ref, before: $0.before, after: $0.after.state, at: $0.at) }
         // A car on a held spot turns the hold into the question "was it you?" (PRK-10).
         let taken = changed.filter { $0.before == .held && $0.after == .occupied }.map(\.ref.spotId)
-        if !taken.isEmpty { try await HoldStore.markAsked(spotIds: taken, at: now, sql: sql) }
+        var asking: [NotificationDraft] = []
+        if !taken.isEmpty {
+            // The holder is told in the same transaction (PRK-15): "was it you?" exists exactly
+            // when the hold asks it.
+            for asked in try await HoldStore.markAsked(spotIds: taken, at: now, sql: sql) {
+                if let hold = try await HoldStore.hold(id: asked.holdId, sql: sql) { asking.append(NotificationTexts.holdAsking(hold)) }
+            }
+        }
         let lots = try await SpotChanges.record(changed, sql: sql, isPostgres: isPostgres, now: now)
-        return (outcomes, lots)
+        try await NotificationStore.insert(asking, at: now, sql: sql)
+        return (outcomes, lots, !asking.isEmpty)
     }
 
     /// One statement per 500 spots. Both dialects support UPDATE … FROM; they differ in how a

@@ -1,0 +1,106 @@
+import Foundation
+import OpenAPIRuntime
+import WaymarkAPI
+
+extension APIHandler {
+    func listNotifications(_ input: Operations.ListNotifications.Input) async throws -> Operations.ListNotifications.Output {
+        let me = try RequestContext.requirePrincipal()
+        let page = try await services.notifications.list(me, before: input.query.before, limit: input.query.limit ?? 50)
+        return .ok(.init(body: .json(.init(notifications: page.rows.map(NotificationMapping.notification),
+                                           unreadCount: page.unreadCount, nextBefore: page.nextBefore))))
+    }
+
+    func markNotificationRead(_ input: Operations.MarkNotificationRead.Input) async throws -> Operations.MarkNotificationRead.Output {
+        let me = try RequestContext.requirePrincipal()
+        guard UUID(uuidString: input.path.notificationId) != nil else { throw Problem.notFound("notification") }
+        let row = try await services.notifications.markRead(me, id: input.path.notificationId.lowercased())
+        return .ok(.init(body: .json(NotificationMapping.notification(row))))
+    }
+
+    func markAllNotificationsRead(_ input: Operations.MarkAllNotificationsRead.Input) async throws -> Operations.MarkAllNotificationsRead.Output {
+        try await services.notifications.markAllRead(try RequestContext.requirePrincipal())
+        return .noContent(.init())
+    }
+
+    func deleteNotification(_ input: Operations.DeleteNotification.Input) async throws -> Operations.DeleteNotification.Output {
+        let me = try RequestContext.requirePrincipal()
+        guard UUID(uuidString: input.path.notificationId) != nil else { throw Problem.notFound("notification") }
+        try await services.notifications.delete(me, id: input.path.notificationId.lowercased())
+        return .noContent(.init())
+    }
+
+    func listWatches(_ input: Operations.ListWatches.Input) async throws -> Operations.ListWatches.Output {
+        let me = try RequestContext.requirePrincipal()
+        return .ok(.init(body: .json(.init(watches: try await services.watches.list(me).map(NotificationMapping.watch)))))
+    }
+
+    func watchLot(_ input: Operations.WatchLot.Input) async throws -> Operations.WatchLot.Output {
+        let me = try RequestContext.requirePrincipal()
+        guard UUID(uuidString: input.path.lotId) != nil else { throw Problem.notFound("lot") }
+        return .ok(.init(body: .json(NotificationMapping.watch(try await services.watches.watch(me, lotId: input.path.lotId.lowercased())))))
+    }
+
+    func unwatchLot(_ input: Operations.UnwatchLot.Input) async throws -> Operations.UnwatchLot.Output {
+        let me = try RequestContext.requirePrincipal()
+        guard UUID(uuidString: input.path.lotId) != nil else { throw Problem.notFound("lot") }
+        try await services.watches.unwatch(me, lotId: input.path.lotId.lowercased())
+        return .noContent(.init())
+    }
+
+    /// New notifications as Server-Sent Events. Subscribe first, then replay from the table up
+    /// to the subscription's cursor, as `streamSiteLive` does: together they cover every
+    /// notification after Last-Event-ID exactly once.
+    func streamNotifications(_ input: Operations.StreamNotifications.Input) async throws -> Operations.StreamNotifications.Output {
+        let me = try RequestContext.requirePrincipal()
+        let resumeFrom = input.headers.lastEventID.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
+        let (cursor, deliveries) = services.notificationHub.subscribe(userId: me.userId)
+        let inbox = services.notifications, store = services.store
+        let (body, out) = AsyncStream<ArraySlice<UInt8>>.makeStream(bufferingPolicy: .bufferingOldest(NotificationHub.subscriberBuffer))
+        let pump = Task {
+            out.yield(ArraySlice("retry: 2000\n: connected\n\n".utf8))
+            if let from = resumeFrom, from < cursor, let missed = try? await inbox.after(me, seq: from) {
+                for row in missed where row.seq <= cursor {
+                    out.yield(ArraySlice(NotificationMapping.frame(seq: row.seq, NotificationMapping.notification(row))))
+                }
+            }
+            // The tail may be behind the table (it has not polled yet): what the client has
+            // seen, or what was made before a fresh stream opened, is not sent again. Read
+            // after subscribing, so nothing made from now on can fall below it.
+            var floor = cursor
+            if let resumeFrom { floor = resumeFrom } else if let last = try? await NotificationStore.lastSeq(sql: store.sql) { floor = last }
+            for await d in deliveries where d.seq > floor {
+                if case .dropped = out.yield(ArraySlice(NotificationMapping.frame(seq: d.seq, d.notification))) { break }
+            }
+            out.finish()
+        }
+        let keepAlive = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .seconds(15))
+                out.yield(ArraySlice(": keep-alive\n\n".utf8))
+            }
+        }
+        out.onTermination = { _ in
+            pump.cancel()
+            keepAlive.cancel()
+        }
+        return .ok(.init(body: .textEventStream(HTTPBody(body, length: .unknown, iterationBehavior: .single))))
+    }
+}
+
+enum NotificationMapping {
+    static func notification(_ n: NotificationRow) -> Components.Schemas.Notification {
+        .init(id: n.id, sequence: n.seq,
+              kind: Components.Schemas.Notification.KindPayload(rawValue: n.kind) ?? .lotFull,
+              title: n.title, body: n.body, lotId: n.lotId, bookingId: n.bookingId, holdId: n.holdId,
+              createdAt: Date(millis: n.createdAt), read: n.readAt != nil, readAt: n.readAt.map(Date.init(millis:)))
+    }
+
+    static func watch(_ w: WatchService.WatchRow) -> Components.Schemas.LotWatch {
+        .init(lotId: w.lotId, siteId: w.siteId, code: w.code, name: w.name, createdAt: Date(millis: w.createdAt))
+    }
+
+    static func frame(seq: Int64, _ n: Components.Schemas.Notification) -> [UInt8] {
+        let json = (try? LiveEncoding.encode(n)) ?? "{}"
+        return Array("id: \(seq)\nevent: notification\ndata: \(json)\n\n".utf8)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import WaymarkCore
+
+/// What each notification says (PRK-15). Built where the cause is known, stored as text, so an
+/// inbox reads the same after the lot is renamed or the hold is gone.
+enum NotificationTexts {
+    static func lotAlert(_ level: LotAlertLevel, userId: String, lotId: String, lotName: String, counts: LotCounts) -> NotificationDraft? {
+        switch level {
+        case .clear:
+            return nil
+        case .almostFull:
+            let percent = Int((counts.fraction * 100).rounded(.down))
+            let free = counts.free == 1 ? "1 space is" : "\(counts.free) spaces are"
+            return NotificationDraft(userId: userId, kind: .lotAlmostFull, title: "\(lotName) is almost full",
+                                     body: "\(percent) % taken; \(free) free.", lotId: lotId)
+        case .full:
+            return NotificationDraft(userId: userId, kind: .lotFull, title: "\(lotName) is full",
+                                     body: "No space is free there right now.", lotId: lotId)
+        }
+    }
+
+    static func spaceFreed(userId: String, lotId: String, lotName: String, bookingId: String) -> NotificationDraft {
+        NotificationDraft(userId: userId, kind: .spaceFreed, title: "A space was freed in \(lotName)",
+                          body: "Nobody came for a booked space, so it is free again.", lotId: lotId, bookingId: bookingId)
+    }
+
+    static func holdExpired(_ hold: HoldRow) -> NotificationDraft {
+        NotificationDraft(userId: hold.userId, kind: .holdExpired, title: "Your hold has ended",
+                          body: "Spot \(hold.label) in \(hold.lotName) is no longer held for you: its 10 minutes are up.",
+                          lotId: hold.lotId, holdId: hold.id)
+    }
+
+    static func holdAsking(_ hold: HoldRow) -> NotificationDraft {
+        NotificationDraft(userId: hold.userId, kind: .holdAsking, title: "Was it you?",
+                          body: "A car parked on spot \(hold.label) in \(hold.lotName), which you hold. Was it you?",
+                          lotId: hold.lotId, holdId: hold.id)
+    }
+
+    static func holdMoved(_ next: HoldRow) -> NotificationDraft {
+        NotificationDraft(userId: next.userId, kind: .holdMoved, title: "You were moved to another spot",
+                          body: "Spot \(next.label) in \(next.lotName) is held for you now.", lotId: next.lotId, holdId: next.id)
+    }
+}

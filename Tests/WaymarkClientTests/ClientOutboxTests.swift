@@ -15,20 +15,22 @@ struct ClientOutboxTests {
         let configure: (inout WaymarkConfiguration) -> Void = { $0.passwordHashCost = 4; $0.demoPayments = true }
         let first = try await LiveServer.start(configure: configure)
         defer { first.removeDatabase() }
-        // The HTTP client keeps trying to connect until a request's deadline, so "unreachable"
-        // takes as long as the timeout: keep it short here.
-        let member = WaymarkClient(serverURL: first.url, cacheDirectory: cache, tokenStore: tokens, requestTimeout: .seconds(2))
+        // Generous timeouts while the server is up (the suite runs many servers at once); a short
+        // one while it is down, because the HTTP client keeps retrying a refused connection until
+        // the deadline. The clients share the outbox file and the session, as an app's launches do.
+        let online = WaymarkClient(serverURL: first.url, cacheDirectory: cache, tokenStore: tokens, requestTimeout: .seconds(15))
         let lotA: String
         do {
-            try await member.register(username: "sdk_offline", password: "Str0ng!pass")
-            _ = try await member.topUp(amountMinor: 2000, idempotencyKey: UUID().uuidString)
-            lotA = try #require(try await member.lots(siteId: first.siteId).first { $0.code == "A" }).id
+            try await online.register(username: "sdk_offline", password: "Str0ng!pass")
+            _ = try await online.topUp(amountMinor: 2000, idempotencyKey: UUID().uuidString)
+            lotA = try #require(try await online.lots(siteId: first.siteId).first { $0.code == "A" }).id
         } catch {
             try? await first.stop()
             throw error
         }
         let port = try #require(first.url.port)
         try await first.stop()
+        let member = WaymarkClient(serverURL: first.url, cacheDirectory: cache, tokenStore: tokens, requestTimeout: .seconds(2))
 
         // Offline: every write is kept, in the order made; a newer permit set replaces the older.
         let day1 = (ClientBookingTests.tomorrow(10), ClientBookingTests.tomorrow(12))
@@ -50,7 +52,7 @@ struct ClientOutboxTests {
         #expect(await member.outbox.writes == queued)
 
         // The queue is on disk: the app restarted offline still has it.
-        let restarted = WaymarkClient(serverURL: first.url, cacheDirectory: cache, tokenStore: tokens, requestTimeout: .seconds(5))
+        let restarted = WaymarkClient(serverURL: first.url, cacheDirectory: cache, tokenStore: tokens, requestTimeout: .seconds(15))
         #expect(await restarted.outbox.writes == queued)
 
         // Back online on the same address.

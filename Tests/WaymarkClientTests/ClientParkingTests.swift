@@ -32,11 +32,15 @@ struct ClientParkingTests {
         defer { try? FileManager.default.removeItem(at: cache) }
         let server = try await LiveServer.start()
         defer { server.removeDatabase() }
-        let client = WaymarkClient(serverURL: server.url, cacheDirectory: cache, requestTimeout: .seconds(3))
-        let lots = try await client.lots(siteId: server.siteId)
-        let fresh = try await client.occupancy(siteId: server.siteId)
-        let states = try await client.spotStates(lotId: lots[0].id)
+        // A generous timeout while the server is up (the suite runs many servers at once); then an
+        // app started offline on the same cache, with a short one, since the HTTP client retries a
+        // refused connection until the deadline.
+        let online = WaymarkClient(serverURL: server.url, cacheDirectory: cache, requestTimeout: .seconds(15))
+        let lots = try await online.lots(siteId: server.siteId)
+        let fresh = try await online.occupancy(siteId: server.siteId)
+        let states = try await online.spotStates(lotId: lots[0].id)
         try await server.stop()
+        let client = WaymarkClient(serverURL: server.url, cacheDirectory: cache, requestTimeout: .seconds(3))
 
         let cached = try await client.occupancy(siteId: server.siteId)
         #expect(cached.isFromCache)

@@ -175,6 +175,11 @@ class Server:
                 return line.strip()
         raise RuntimeError(f"no gateway secret in: {out.stdout!r}")
 
+    def grant_operator(self, login: str) -> None:
+        """PRK-17: operators are made on the command line only, as in production."""
+        subprocess.run([str(self.binary), "operator", "grant", login, "--database", self.database, "--log-level", "error"],
+                       cwd=self.workdir, capture_output=True, text=True, check=True, env=self.env)
+
     # API helpers
     def get(self, path: str, **kw) -> requests.Response:
         return requests.get(f"{self.url}{path}", timeout=kw.pop("timeout", 30), **kw)

@@ -98,9 +98,10 @@ headers = { Authorization = "Bearer {member_token}" }
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "402", "403", "404", "409", "429"]
 
 # PRK-17: a date of that form may still not exist (2026-02-30), or the range may be backwards or
-# longer than 92 days; only operators are answered, so the fuzzer's identities get 403
+# longer than 92 days; asked by the member, who is made an operator
 [[operations]]
 include-operation-id = "getOperatorAnalytics"
+headers = { Authorization = "Bearer {member_token}" }
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
 
 # the rest of bookings and the wallet, as a member
@@ -169,9 +170,12 @@ def read_report(path):
     return requests_sent, dict(by_phase), failures, examples
 
 
-def fuzz_member(base: str) -> str:
-    """A member with $1,000 in the wallet, so that bookings are made, not only refused."""
-    session = requests.post(f"{base}/v1/accounts", json={"username": f"fuzz{uuid.uuid4().hex[:8]}", "password": "Fuzz#2026pass"},
+def fuzz_member(server) -> str:
+    """A member with $1,000 in the wallet, so that bookings are made, not only refused, and an
+    operator, so that the analytics are answered, not only refused."""
+    base = server.url
+    username = f"fuzz{uuid.uuid4().hex[:8]}"
+    session = requests.post(f"{base}/v1/accounts", json={"username": username, "password": "Fuzz#2026pass"},
                             timeout=20)
     session.raise_for_status()
     token = session.json()["token"]
@@ -179,6 +183,7 @@ def fuzz_member(base: str) -> str:
         r = requests.post(f"{base}/v1/wallet/top-ups", json={"amountMinor": 50_000, "currency": "USD"},
                           headers={"Authorization": f"Bearer {token}", "Idempotency-Key": str(uuid.uuid4())}, timeout=20)
         r.raise_for_status()
+    server.grant_operator(username)
     return token
 
 
@@ -188,7 +193,7 @@ def test_fuzz_every_operation_conforms(demo_server, tmp_path):
     seed = int(os.environ.get("WAYMARK_FUZZ_SEED") or random.randrange(1, 2**31))
     examples = env_int("WAYMARK_FUZZ_EXAMPLES", 200)
     minimum = env_int("WAYMARK_FUZZ_MIN_REQUESTS", 5000)
-    member = fuzz_member(server.url)
+    member = fuzz_member(server)
     (tmp_path / "schemathesis.toml").write_text(CONFIG.replace("{gateway_key}", server.key).replace("{member_token}", member))
     ndjson = tmp_path / "report.ndjson"
     before = sum(v for k, v in server.metrics().items() if k.startswith("waymark_http_requests_total"))

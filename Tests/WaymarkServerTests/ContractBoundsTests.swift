@@ -18,6 +18,10 @@ struct ContractBoundsTests {
                 (.DELETE, "/v1/gateway/events", "POST"),
                 (.PUT, "/v1/sites/\(ctx.siteId)/occupancy", "GET, HEAD"),
                 (.PATCH, "/v1/lots/nope/spots", "GET, HEAD"),
+                // A constant path beside a parameter one is its own resource: not DELETE {id}.
+                (.OPTIONS, "/v1/me/notifications/read-all", "POST"),
+                (.OPTIONS, "/v1/me/notifications/live", "GET, HEAD"),
+                (.OPTIONS, "/v1/me/notifications/n123", "DELETE"),
             ]
             for (method, path, allow) in cases {
                 let res = try await t.sendRequest(method, path)

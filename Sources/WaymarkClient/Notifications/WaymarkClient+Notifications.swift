@@ -81,6 +81,9 @@ extension WaymarkClient {
                         case .unauthorized(let u):
                             continuation.finish(throwing: WaymarkClientError.from(try u.body.applicationProblemJson))
                             return
+                        case .badRequest(let b):
+                            continuation.finish(throwing: WaymarkClientError.from(try b.body.applicationProblemJson))
+                            return
                         case .undocumented:
                             break
                         }

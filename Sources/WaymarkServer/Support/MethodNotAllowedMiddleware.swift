@@ -20,16 +20,26 @@ struct MethodNotAllowedMiddleware: AsyncMiddleware {
         }
     }
 
-    /// The methods of every route whose path matches, plus HEAD wherever GET is (the router
-    /// answers HEAD with the GET route).
+    /// The methods of the most specific routes whose path matches, plus HEAD wherever GET is
+    /// (the router answers HEAD with the GET route). Most specific: `/notifications/read-all`
+    /// is its own resource, not `/notifications/{id}` with an id of "read-all", so the methods
+    /// of the parameter route are not advertised for it.
     static func allowedMethods(path: String, routes: [Route]) -> [String] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let matching = routes.filter { matches($0.path, segments) }
+        guard let best = matching.map({ specificity($0.path) }).max(by: { $0.lexicographicallyPrecedes($1) }) else { return [] }
         var methods = Set<String>()
-        for route in routes where matches(route.path, segments) {
+        for route in matching where specificity(route.path) == best {
             methods.insert(route.method.rawValue)
             if route.method == .GET { methods.insert(HTTPMethod.HEAD.rawValue) }
         }
         return methods.sorted()
+    }
+
+    /// 1 for a constant component, 0 otherwise, in path order: compared lexicographically, as
+    /// a router tries constants before parameters at each step.
+    private static func specificity(_ pattern: [PathComponent]) -> [Int] {
+        pattern.map { if case .constant = $0 { 1 } else { 0 } }
     }
 
     private static func matches(_ pattern: [PathComponent], _ segments: [String]) -> Bool {

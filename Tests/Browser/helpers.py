@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import time
 
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.actions import interaction
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.actions.pointer_input import PointerInput
@@ -39,8 +39,8 @@ class App:
         while time.time() < deadline:
             try:
                 last = predicate()
-            except StaleElementReferenceException:
-                last = None  # the app re-rendered the element between lookup and read
+            except (StaleElementReferenceException, NoSuchElementException):
+                last = None  # the app re-rendered the element between lookup and read, or is redrawing it
             if last:
                 return last
             time.sleep(0.1)

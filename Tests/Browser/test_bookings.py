@@ -108,8 +108,15 @@ def test_prk12_prk13_book_a_lot_ahead_topping_up_the_wallet_on_the_way(app, book
     lot = booking_server.lot("A")
     assert lot["booking"]["bookableCapacity"] == 60
     app.js("window.waymark.openLot(arguments[0])", lot["id"])
-    section = app.wait(lambda: app.el('#lot-card [data-testid="booking"]'), message="booking section")
-    assert "60 spaces can be booked ahead" in section.text and "$12.00 a day" in section.text
+    app.wait(lambda: app.el('#lot-card [data-testid="booking"]'), message="booking section")
+
+    def offer_text():
+        # Read where a person would: scrolled into view (text clipped by the card's scroll area
+        # is not shown), and again after any redraw of the card by a live update.
+        section = app.el('#lot-card [data-testid="booking"]')
+        app.js("arguments[0].scrollIntoView({block: 'start'})", section)
+        return section.text
+    app.wait(lambda: "60 spaces can be booked ahead" in offer_text() and "$12.00 a day" in offer_text(), message="the booking offer")
 
     # A guest sees prices but is sent to sign in to book: money needs an account.
     tz = ZoneInfo(booking_server.site["timeZone"])
@@ -320,7 +327,8 @@ def test_prk19_bookings_and_permits_made_offline_are_sent_once_when_back_online(
     assert "3 changes wait to be sent" in app.el('#accounts [data-action="outbox"]').text
     acc.menu("bookings")
     acc.wait_view("bookings")
-    waiting = app.els('[data-testid="bookings-waiting"] [data-write-id]')
+    waiting = app.wait(lambda: (w := app.els('[data-testid="bookings-waiting"] [data-write-id]')) and len(w) == 2 and w,
+                       message="the two waiting bookings listed")
     assert [w.get_attribute("data-state") for w in waiting] == ["pending", "pending"]
     assert "Book A" in waiting[0].text and "Made offline" in waiting[0].text
     app.screenshot(artifacts / "bookings-offline-waiting.png")

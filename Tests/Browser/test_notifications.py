@@ -8,6 +8,7 @@ import pathlib
 import secrets
 import shutil
 import tempfile
+import time
 
 import pytest
 
@@ -58,6 +59,16 @@ def smallest_surface_lot(server) -> dict:
     return min((l for l in server.lots() if l["kind"] == "surface"), key=lambda l: l["capacity"])
 
 
+def open_settled(app: App, server, lot: dict) -> None:
+    """Opens the lot card and waits until it shows the lot's counts as the API has them: the
+    card redraws when a live update lands, and a tap aimed before that redraw lands elsewhere."""
+    app.js("window.waymark.openLot(arguments[0])", lot["id"])
+    o = server.occupancy()[lot["id"]]
+    taken = str(o["occupied"] + o["held"] + o["booked"])
+    app.wait(lambda: app.js("return document.getElementById('lot-card')?.dataset.taken") == taken, message=f"the card showing {taken} taken")
+    time.sleep(0.3)  # the sheet's slide-in (0.22 s) is over
+
+
 def unread(app: App) -> str:
     return app.el("#btn-notifications").get_attribute("data-unread")
 
@@ -106,7 +117,7 @@ def test_prk15_watch_a_lot_it_fills_the_bell_counts_live_and_the_inbox_marks_rea
     set_taken(notify_server, lot, 0.5)
     sign_in_browser(app, session)
 
-    app.js("window.waymark.openLot(arguments[0])", lot["id"])
+    open_settled(app, notify_server, lot)
     toggle = app.wait(lambda: app.js("const b = document.querySelector('#lot-card [data-testid=watch-toggle]');"
                                      "return b && !b.disabled ? b : null"), message="watch switch")
     assert toggle.get_attribute("aria-pressed") == "false"

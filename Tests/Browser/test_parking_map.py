@@ -52,6 +52,7 @@ def test_prk5_pins_have_the_colours_the_occupancy_api_gives(app, server):
     """PRK-5, seed 2.2: one pin per lot, labelled with its code, coloured by the API's level."""
     server.fill_lot(server.key, "E", 0.95)   # red
     server.fill_lot(server.key, "J", 0.75)   # yellow
+    server.fill_lot(server.key, "D", 0.30)   # green, whatever the demo's time of day
     app.open()
     occupancy = server.occupancy()
     lots = {l["id"]: l for l in server.lots()}

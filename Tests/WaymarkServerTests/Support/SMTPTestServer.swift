@@ -14,6 +14,9 @@ final class SMTPTestServer: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-m", "aiosmtpd", "-n", "-l", "127.0.0.1:\(port)",
                              "-c", "aiosmtpd.handlers.Mailbox", maildir.path]
+        // Nothing of the test run's own input or output: a mail server left running must not
+        // hold the pipe a CI job reads the run's output from.
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         process.standardError = errors

@@ -282,7 +282,10 @@ def keep_log(server: Server, name: str) -> pathlib.Path:
 
 def report(name: str, figures: dict) -> None:
     """Prints a test's figures and keeps them as JSON beside the other artifacts."""
-    print(f"\n[{name}] " + ", ".join(f"{k}={v}" for k, v in figures.items()))
+    def short(value):
+        # Long series go to the JSON only.
+        return f"<{len(value)} values in {name}.json>" if isinstance(value, list) and len(value) > 12 else value
+    print(f"\n[{name}] " + ", ".join(f"{k}={short(v)}" for k, v in figures.items()))
     (artifacts_dir() / f"{name}.json").write_text(json.dumps(figures, indent=2, sort_keys=True))
 
 

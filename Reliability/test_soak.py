@@ -188,9 +188,21 @@ def test_soak_campus_day_with_live_clients(workdir):
                 "--speed", str(speed), "--start", "06:20", "--interval", "0.25", "--duration", str(seconds),
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             started = time.monotonic()
+            # Memory every 10 s, so a failed run shows whether it climbed steadily (a leak) or
+            # rose with the load and levelled off (buffers and caches filling).
+            rss_series: list[tuple[float, float]] = []
+
+            async def sample_rss():
+                while True:
+                    rss_series.append((round(time.monotonic() - started), round(server.rss_kib() / 1024, 1)))
+                    await asyncio.sleep(10)
+
+            sampler = asyncio.create_task(sample_rss())
             await asyncio.sleep(warmup)
             figures["rss_after_warmup_mib"] = round(server.rss_kib() / 1024, 1)
             out, _ = await simulate.communicate()
+            sampler.cancel()
+            figures["rss_series_s_mib"] = rss_series
             figures["simulate_exit"] = simulate.returncode
             text = out.decode(errors="replace")
             (artifacts_dir() / "soak-simulate.txt").write_text(text)
@@ -220,6 +232,7 @@ def test_soak_campus_day_with_live_clients(workdir):
             "live_clients": n_clients, "pollers": n_pollers, "speed": speed, "events_written": len(ids),
             "events_checked": sum(c.count for c in clients), "clients_with_problems": len(bad),
             "polls": dict(sorted(pollers.statuses.items())), "poll_errors": len(pollers.errors),
+            "poll_error_samples": pollers.errors[:3],
             "sensor_events_sent": int(sent.group(1)) if sent else None,
             "simulate_failed_requests": int(sent.group(3)) if sent else None,
             "rss_growth_percent": round(growth * 100, 1), "server_log_errors": len(log_errors)})

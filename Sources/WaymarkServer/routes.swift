@@ -17,5 +17,6 @@ func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfig
             UserAuthMiddleware(sessions: services.sessions, activity: services.activity, now: services.now),
             GatewayBodyMiddleware(maxBytes: config.maxBodyBytes),
             OptionalNullMiddleware(maxBytes: config.maxBodyBytes),
+            OccupancyResponseMiddleware(live: services.live, queries: services.parking, json: OccupancyJSON(), now: services.now),
         ])
 }

@@ -161,7 +161,7 @@ final class LiveHub: Sendable {
 
     /// Every lot of the site with its latest counters, and the stream position they include at
     /// least. Nil when the site has no lots (or does not exist).
-    func siteSnapshot(siteId: String, queries: ParkingQueries) async throws -> (lastEventId: Int64, lots: [Components.Schemas.LotOccupancy])? {
+    func siteSnapshot(siteId: String, queries: ParkingQueries) async throws -> SiteOccupancySnapshot? {
         let clock = ContinuousClock()
         let fresh: Bool = state.withLockedValue { s in
             guard let listed = s.siteLots[siteId] else { return false }
@@ -177,7 +177,7 @@ final class LiveHub: Sendable {
         }
         return state.withLockedValue { s in
             guard let ids = s.siteLots[siteId]?.ids else { return nil }
-            return (s.cursor, ids.compactMap { s.lots[$0] })
+            return SiteOccupancySnapshot(siteId: siteId, lastEventId: s.cursor, lots: ids.compactMap { s.lots[$0] })
         }
     }
 

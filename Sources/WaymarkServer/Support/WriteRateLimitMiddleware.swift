@@ -31,7 +31,7 @@ struct WriteRateLimitMiddleware: AsyncMiddleware {
     static func client(of request: Request) -> String {
         if let auth = request.headers.first(name: .authorization), auth.count > 7, auth.lowercased().hasPrefix("bearer ") {
             let digest = SHA256.hash(data: Data(auth.utf8.dropFirst(7)))
-            return "t:" + digest.prefix(12).map { String(format: "%02x", $0) }.joined()
+            return "t:" + Secrets.hex(digest.prefix(12))
         }
         return "a:" + (request.headers.first(name: ClientAddressMiddleware.name) ?? "unknown")
     }

@@ -128,7 +128,6 @@ final class LiveHub: Sendable {
             let after = cursor
             let rows = try await EventLog.read(after: after, limit: 5_000, sql: store.sql)
             if rows.isEmpty { return }
-            let frames = rows.map { (siteId: $0.siteId, frame: Frame(id: $0.id, bytes: LiveEncoding.frame(id: $0.id, kind: $0.kind, payload: $0.payload))) }
             // Spot events carry their lot's counters after the change: the newest per lot is
             // enough, so only those payloads are decoded.
             var newest: [String: EventLog.Row] = [:]
@@ -142,9 +141,14 @@ final class LiveHub: Sendable {
                 s.cursor = rows.last!.id
                 return Array(s.subscribers)
             }
+            // Frames only for sites someone listens to: with nobody listening (a gateway
+            // flooding a site no map has open) the tailer only moves the counters.
+            let listened = Set(subscribers.map(\.1.siteId))
+            let framed = rows.filter { listened.contains($0.siteId) }
+                .map { (siteId: $0.siteId, frame: Frame(id: $0.id, bytes: LiveEncoding.frame(id: $0.id, kind: $0.kind, payload: $0.payload))) }
             var overflowed: [(UUID, Subscriber)] = []
             for (id, sub) in subscribers {
-                for f in frames where f.siteId == sub.siteId {
+                for f in framed where f.siteId == sub.siteId {
                     if case .dropped = sub.continuation.yield(f.frame) {
                         overflowed.append((id, sub))
                         break

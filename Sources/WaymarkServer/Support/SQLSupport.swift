@@ -1,5 +1,7 @@
 import FluentKit
 import Foundation
+import Logging
+import NIOCore
 import SQLKit
 import WaymarkCore
 
@@ -8,7 +10,10 @@ import WaymarkCore
 struct SQLStore: Sendable {
     let database: any FluentKit.Database
 
-    var sql: any SQLDatabase { database as! any SQLDatabase }
+    var sql: any SQLDatabase {
+        let base = database as! any SQLDatabase
+        return base.dialect.name == "postgresql" ? base : SessionPerStatement(base: base)
+    }
     var isPostgres: Bool { sql.dialect.name == "postgresql" }
 
     /// Runs `body` in one write transaction on one connection. SQLite gets `BEGIN IMMEDIATE` so
@@ -28,6 +33,32 @@ struct SQLStore: Sendable {
                 throw error
             }
         }
+    }
+}
+
+/// SQLite through the pool hands every row of a result to the event loop as a task of its own;
+/// on a session (one connection for the statement) the rows are collected on the thread that
+/// ran it. Reads of thousands of rows, like a busy lot's spot states or the live tailer's
+/// catch-up after a batch, paid a task per row.
+struct SessionPerStatement: SQLDatabase {
+    let base: any SQLDatabase
+
+    var logger: Logger { base.logger }
+    var eventLoop: any EventLoop { base.eventLoop }
+    var version: (any SQLDatabaseReportedVersion)? { base.version }
+    var dialect: any SQLDialect { base.dialect }
+    var queryLogLevel: Logger.Level? { base.queryLogLevel }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) -> EventLoopFuture<Void> {
+        base.execute(sql: query, onRow)
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> ()) async throws {
+        try await base.withSession { try await $0.execute(sql: query, onRow) }
+    }
+
+    func withSession<R>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> R) async throws -> R {
+        try await base.withSession(closure)
     }
 }
 

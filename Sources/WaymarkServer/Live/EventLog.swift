@@ -14,13 +14,15 @@ struct LiveEventRecord: Sendable {
 /// Appending to and reading the live event log. Appends happen inside the caller's
 /// transaction; on PostgreSQL the caller holds `LiveHub.appendLockKey`.
 enum EventLog {
+    /// In one statement, in the order given: ids are assigned in that order.
     static func append(_ events: [LiveEventRecord], sql: any SQLDatabase) async throws {
-        for chunk in events.chunked(400) {
-            let rows: [SQLQueryString] = chunk.map {
-                "(\(bind: $0.siteId), \(bind: $0.lotId), \(bind: $0.at.millis), \(bind: $0.kind), \(bind: $0.payload))"
-            }
-            try await sql.raw("INSERT INTO live_events (site_id, lot_id, at, kind, payload) VALUES \(rows.joined(separator: ", "))").run()
+        guard !events.isEmpty else { return }
+        var rows = JSONRows(capacity: events.count * 6)
+        for e in events {
+            rows.append(.text(e.siteId), e.lotId.map { .text($0) } ?? .null, .int(e.at.millis), .text(e.kind), .text(e.payload))
         }
+        let v = rows.table([("site", false), ("lot", false), ("at", true), ("kind", false), ("payload", false)], isPostgres: sql.dialect.name == "postgresql")
+        try await sql.raw("INSERT INTO live_events (site_id, lot_id, at, kind, payload) SELECT site, lot, at, kind, payload FROM \(v) AS v ORDER BY n").run()
     }
 
     struct Row: Decodable, Sendable {

@@ -125,19 +125,21 @@ actor IngestService {
             // every writer of live events takes this lock, so commits happen in id order.
             try await sql.raw("SELECT pg_advisory_xact_lock(\(bind: LiveHub.appendLockKey))").run()
         }
-        let spotIds = Array(Set(work.map(\.ref.spotId)))
+        var ids = JSONRows(capacity: work.count)
+        for id in Set(work.map(\.ref.spotId)).sorted() { ids.append(.text(id)) }
+        let lock = isPostgres ? " FOR UPDATE" : ""
         var current: [String: SpotSensorState] = [:]
-        for chunk in spotIds.sorted().chunked(500) {
-            let lock = isPostgres ? " FOR UPDATE" : ""
-            let rows = try await sql.raw("SELECT id, state, observed_at, sequence FROM spots WHERE id IN (\(binds: Array(chunk)))\(unsafeRaw: lock)").all()
-            for row in rows {
-                let code = try row.decode(column: "state", as: String.self)
-                let observed = try row.decode(column: "observed_at", as: Int64?.self)
-                let sequence = try row.decode(column: "sequence", as: Int64?.self)
-                current[try row.decode(column: "id", as: String.self)] = SpotSensorState(
-                    state: code.first.flatMap(SpotState.init(code:)) ?? .unknown,
-                    lastReport: observed.map { ReportPosition(observedAtMillis: $0, sequence: sequence ?? 0) })
-            }
+        let rows = try await sql.raw("""
+            SELECT id, state, observed_at, sequence FROM spots
+            WHERE id IN (SELECT id FROM \(ids.table([("id", false)], isPostgres: isPostgres)) AS wanted)\(unsafeRaw: lock)
+            """).all()
+        for row in rows {
+            let code = try row.decode(column: "state", as: String.self)
+            let observed = try row.decode(column: "observed_at", as: Int64?.self)
+            let sequence = try row.decode(column: "sequence", as: Int64?.self)
+            current[try row.decode(column: "id", as: String.self)] = SpotSensorState(
+                state: code.first.flatMap(SpotState.init(code:)) ?? .unknown,
+                lastReport: observed.map { ReportPosition(observedAtMillis: $0, sequence: sequence ?? 0) })
         }
 
         var outcomes: [IngestOutcome] = []
@@ -180,27 +182,17 @@ actor IngestService {
         return (outcomes, lots, !asking.isEmpty)
     }
 
-    /// One statement per 500 spots. Both dialects support UPDATE … FROM; they differ in how a
-    /// VALUES list names its columns.
+    /// One statement for all spots of the commit.
     private static func writeSpots(_ updates: [SpotUpdate], sql: any SQLDatabase, isPostgres: Bool) async throws {
-        for chunk in updates.chunked(500) {
-            var rows: [SQLQueryString] = []
-            for u in chunk {
-                let pos = u.after.lastReport
-                rows.append("(\(bind: u.ref.spotId), \(bind: String(u.after.state.rawValue)), \(bind: pos?.observedAtMillis ?? 0), \(bind: pos?.sequence ?? 0))")
-            }
-            let values = rows.joined(separator: ", ")
-            if isPostgres {
-                try await sql.raw("""
-                    UPDATE spots SET state = v.state, observed_at = v.obs, sequence = v.seq
-                    FROM (VALUES \(values)) AS v(id, state, obs, seq) WHERE spots.id = v.id
-                    """).run()
-            } else {
-                try await sql.raw("""
-                    UPDATE spots SET state = v.column2, observed_at = v.column3, sequence = v.column4
-                    FROM (VALUES \(values)) AS v WHERE spots.id = v.column1
-                    """).run()
-            }
+        var rows = JSONRows(capacity: updates.count)
+        for u in updates {
+            let pos = u.after.lastReport
+            rows.append(.text(u.ref.spotId), .text(String(u.after.state.rawValue)), .int(pos?.observedAtMillis ?? 0), .int(pos?.sequence ?? 0))
         }
+        let v = rows.table([("id", false), ("state", false), ("obs", true), ("seq", true)], isPostgres: isPostgres)
+        try await sql.raw("""
+            UPDATE spots SET state = v.state, observed_at = v.obs, sequence = v.seq
+            FROM \(v) AS v WHERE spots.id = v.id
+            """).run()
     }
 }

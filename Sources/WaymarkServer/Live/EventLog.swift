@@ -17,7 +17,7 @@ enum EventLog {
     /// In one statement, in the order given: ids are assigned in that order.
     static func append(_ events: [LiveEventRecord], sql: any SQLDatabase) async throws {
         guard !events.isEmpty else { return }
-        var rows = JSONRows(capacity: events.count * 6)
+        var rows = JSONRows(reservingBytes: events.reduce(0) { $0 + $1.payload.utf8.count * 9 / 8 + 128 })
         for e in events {
             rows.append(.text(e.siteId), e.lotId.map { .text($0) } ?? .null, .int(e.at.millis), .text(e.kind), .text(e.payload))
         }
@@ -39,7 +39,7 @@ enum EventLog {
         try raw.map { r in
             Row(id: try r.decode(column: "id", as: Int64.self),
                 siteId: try r.decode(column: "site_id", as: String.self),
-                lotId: try r.decode(column: "lot_id", as: String?.self),
+                lotId: try r.decodeOptional(column: "lot_id", as: String.self),
                 kind: try r.decode(column: "kind", as: String.self),
                 payload: try r.decode(column: "payload", as: String.self))
         }

@@ -125,7 +125,7 @@ actor IngestService {
             // every writer of live events takes this lock, so commits happen in id order.
             try await sql.raw("SELECT pg_advisory_xact_lock(\(bind: LiveHub.appendLockKey))").run()
         }
-        var ids = JSONRows(capacity: work.count)
+        var ids = JSONRows(reservingBytes: work.count * 44)
         for id in Set(work.map(\.ref.spotId)).sorted() { ids.append(.text(id)) }
         let lock = isPostgres ? " FOR UPDATE" : ""
         var current: [String: SpotSensorState] = [:]
@@ -135,8 +135,8 @@ actor IngestService {
             """).all()
         for row in rows {
             let code = try row.decode(column: "state", as: String.self)
-            let observed = try row.decode(column: "observed_at", as: Int64?.self)
-            let sequence = try row.decode(column: "sequence", as: Int64?.self)
+            let observed = try row.decodeOptional(column: "observed_at", as: Int64.self)
+            let sequence = try row.decodeOptional(column: "sequence", as: Int64.self)
             current[try row.decode(column: "id", as: String.self)] = SpotSensorState(
                 state: code.first.flatMap(SpotState.init(code:)) ?? .unknown,
                 lastReport: observed.map { ReportPosition(observedAtMillis: $0, sequence: sequence ?? 0) })
@@ -184,7 +184,7 @@ actor IngestService {
 
     /// One statement for all spots of the commit.
     private static func writeSpots(_ updates: [SpotUpdate], sql: any SQLDatabase, isPostgres: Bool) async throws {
-        var rows = JSONRows(capacity: updates.count)
+        var rows = JSONRows(reservingBytes: updates.count * 80)
         for u in updates {
             let pos = u.after.lastReport
             rows.append(.text(u.ref.spotId), .text(String(u.after.state.rawValue)), .int(pos?.observedAtMillis ?? 0), .int(pos?.sequence ?? 0))

@@ -15,7 +15,8 @@ struct JSONRows {
         case null
     }
 
-    init(capacity: Int = 0) { bytes.reserveCapacity(capacity * 64 + 2) }
+    /// `bytes`: the expected size of the whole array, so that it is not copied as it grows.
+    init(reservingBytes bytes: Int = 0) { self.bytes.reserveCapacity(bytes + 2) }
 
     mutating func append(_ values: Value...) {
         if count > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -46,9 +47,16 @@ struct JSONRows {
                 let b = utf8[i]
                 guard b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 else { continue }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i]))
-                switch b {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), b])
-                default: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(b >> 4)], hexDigits[Int(b & 0x0f)]])
+                // Byte by byte: an array literal here would allocate for every escape.
+                out.append(UInt8(ascii: "\\"))
+                if b < 0x20 {
+                    out.append(UInt8(ascii: "u"))
+                    out.append(UInt8(ascii: "0"))
+                    out.append(UInt8(ascii: "0"))
+                    out.append(hexDigits[Int(b >> 4)])
+                    out.append(hexDigits[Int(b & 0x0f)])
+                } else {
+                    out.append(b)
                 }
                 start = i + 1
             }

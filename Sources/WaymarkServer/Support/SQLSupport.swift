@@ -62,6 +62,14 @@ struct SessionPerStatement: SQLDatabase {
     }
 }
 
+extension SQLRow {
+    /// A nullable column of the hot paths. Asking for `T?` takes the drivers' generic
+    /// fallback (a decoder object per value); asking for `T` after a null check does not.
+    func decodeOptional<T: Decodable>(column: String, as type: T.Type) throws -> T? {
+        try decodeNil(column: column) ? nil : decode(column: column, as: T.self)
+    }
+}
+
 extension Date {
     /// See `Millis`: a reported `.923` is stored as 923.
     var millis: Int64 { Millis.since1970(self) }

@@ -1,7 +1,8 @@
 import SQLKit
 
 /// Many rows passed to one statement as a single JSON array bound once, and unpacked by the
-/// database (`json_each` in SQLite, `jsonb_array_elements` in PostgreSQL). The ingest path
+/// database (`jsonb_each` in SQLite, which hands out each element parsed once;
+/// `jsonb_array_elements` in PostgreSQL). The ingest path
 /// writes thousands of rows a second: as a `VALUES` list every value was a bind of its own,
 /// each encoded through the generic bind machinery and every statement text new to the
 /// database, which together cost more CPU than SQLite's own work on the rows (profiled).
@@ -78,6 +79,6 @@ struct JSONRows {
             return "(SELECT \(unsafeRaw: list), n FROM jsonb_array_elements(\(bind: json)::jsonb) WITH ORDINALITY AS t(e, n))"
         }
         list = columns.enumerated().map { i, c in "value->>\(i) AS \(c.name)" }.joined(separator: ", ")
-        return "(SELECT \(unsafeRaw: list), key AS n FROM json_each(\(bind: json)))"
+        return "(SELECT \(unsafeRaw: list), key AS n FROM jsonb_each(\(bind: json)))"
     }
 }

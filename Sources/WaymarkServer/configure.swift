@@ -44,10 +44,11 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
         // One connection per event loop, and every write waits for the one writer: under a
         // burst a request may wait longer than the default 10 s for a connection.
         app.databases.use(.sqlite(.file(path), connectionPoolTimeout: .seconds(30), sqlLogLevel: nil), as: .sqlite)
+        app.databases.use(.sqlite(.file(path), connectionPoolTimeout: .seconds(30), sqlLogLevel: nil), as: .sqliteWriter)
     case .postgres(let url):
         app.databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: 4, connectionPoolTimeout: .seconds(30), sqlLogLevel: .trace), as: .psql)
     }
-    let store = SQLStore(database: app.db)
+    let store = SQLStore(database: app.db, writer: config.database.kind == "sqlite" ? app.db(.sqliteWriter) : nil)
     if !store.isPostgres {
         // WAL lets readers run beside the writer; the journal mode is stored in the file.
         // synchronous stays FULL (the default), so a commit is on disk before it is acknowledged.
@@ -187,6 +188,11 @@ func openAPIDocument() -> String {
         if let text = try? String(contentsOf: url, encoding: .utf8) { return text }
     }
     return ""
+}
+
+extension DatabaseID {
+    /// The SQLite pool that only `SQLStore.write` uses.
+    static let sqliteWriter = DatabaseID(string: "sqlite-writer")
 }
 
 struct WaymarkServicesKey: StorageKey {

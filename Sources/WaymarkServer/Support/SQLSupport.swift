@@ -9,6 +9,15 @@ import WaymarkCore
 /// SQLite and PostgreSQL), Fluent only for pooling and migrations.
 struct SQLStore: Sendable {
     let database: any FluentKit.Database
+    /// Where `write` runs. On SQLite a pool of its own over the same file: the driver keeps one
+    /// connection per event loop, and a writer that shares it with readers waits for their
+    /// statements before it can begin, while every other write waits behind it.
+    let writer: any FluentKit.Database
+
+    init(database: any FluentKit.Database, writer: (any FluentKit.Database)? = nil) {
+        self.database = database
+        self.writer = writer ?? database
+    }
 
     var sql: any SQLDatabase {
         let base = database as! any SQLDatabase
@@ -21,7 +30,7 @@ struct SQLStore: Sendable {
     /// can fail with SQLITE_BUSY instead of waiting its turn.
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let begin = isPostgres ? "BEGIN" : "BEGIN IMMEDIATE"
-        return try await database.withConnection { connection in
+        return try await writer.withConnection { connection in
             let sql = connection as! any SQLDatabase
             try await sql.raw(SQLQueryString(begin)).run()
             do {

@@ -9,6 +9,9 @@ Reports, per database, in one run:
   5. live-stream delivery latency p50/p99 with N connected subscribers, from ingest
      acknowledgement (and from request start) to receipt
   6. the server's peak RSS
+and, after the server has stopped, the database's own write rate for the work of (3)'s
+average commit (the same rows read, updated and appended by a client with nothing in between),
+the reference that (3) is compared with.
 
 Timing never fails anything: this prints figures. Needs wrk (Debian package) and, for
 PostgreSQL, a server URL whose user may create databases.
@@ -16,7 +19,7 @@ PostgreSQL, a server URL whose user may create databases.
   swift build -c release --product waymark
   python3 Benchmarks/run.py [--postgres postgres://postgres@127.0.0.1:5432/postgres]
 """
-import argparse, asyncio, json, os, re, resource, shutil, signal, socket, statistics, subprocess, sys, tempfile, time, urllib.request, uuid
+import argparse, asyncio, glob, json, os, re, resource, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request, uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -50,6 +53,25 @@ def wrk(url, seconds, connections, script=None, env=None):
         lat[pct] = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
     return {"rps": rps, "p50_ms": lat.get("50"), "p99_ms": lat.get("99"),
             "non2xx": int(non2xx.group(1)) if non2xx else 0, "socket_errors": errors.group(1) if errors else None}
+
+
+def ingest_counters(base):
+    """The server's own ingest counters: commits, events (all outcomes) and commit seconds."""
+    with urllib.request.urlopen(base + "/metrics", timeout=30) as r:
+        text = r.read().decode()
+    def total(pattern):
+        return sum(float(v) for v in re.findall(r"^" + pattern + r"(?:\{[^}]*\})? ([\d.e+-]+)$", text, re.M))
+    return {"commits": total("waymark_ingest_commits_total"), "events": total("waymark_ingest_events_total"),
+            "accepted": sum(float(v) for v in re.findall(r'^waymark_ingest_events_total\{outcome="accepted"\} ([\d.e+-]+)$', text, re.M)),
+            "commit_seconds": total("waymark_ingest_commit_duration_seconds_sum")}
+
+
+def commit_shape(before, after):
+    commits = after["commits"] - before["commits"]
+    events = after["events"] - before["events"]
+    return {"commits": int(commits), "events_per_commit": events / commits if commits else None,
+            "accepted_fraction": (after["accepted"] - before["accepted"]) / events if events else None,
+            "commit_ms": 1000 * (after["commit_seconds"] - before["commit_seconds"]) / commits if commits else None}
 
 
 def peak_rss_mb(pid):
@@ -156,6 +178,82 @@ async def live_latency(host, port, site_id, spots, key, subscribers, events, rat
             "from_send_p50_ms": pct(from_send, 0.5), "from_send_p99_ms": pct(from_send, 0.99)}
 
 
+# ---- the database's own write rate ------------------------------------------------------------
+
+def raw_sqlite(path, batch, seconds):
+    """What an ingest commit does to the file, done directly: read the spots' states, update
+    them, move the lots' counters, append one live event per spot; BEGIN IMMEDIATE … COMMIT
+    in WAL with synchronous FULL, as the server runs it. Statements are prepared once
+    (executemany), the fastest way a client has to write these rows."""
+    import sqlite3
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA synchronous=FULL")
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    spots = db.execute("SELECT spots.id, lot_id, site_id FROM spots JOIN lots ON lots.id = spots.lot_id ORDER BY spots.id").fetchall()
+    lots = sorted({s[1] for s in spots})
+    payload_len = int(db.execute("SELECT COALESCE(AVG(LENGTH(payload)), 400) FROM (SELECT payload FROM live_events ORDER BY id DESC LIMIT 1000)").fetchone()[0])
+    payload = "x" * payload_len
+    commits, events, offset, sequence = 0, 0, 0, 10**13
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        chosen = [spots[(offset + i) % len(spots)] for i in range(batch)]
+        offset += batch
+        now = int(time.time() * 1000)
+        ids = json.dumps([c[0] for c in chosen])
+        db.execute("BEGIN IMMEDIATE")
+        states = db.execute("SELECT id, state, observed_at, sequence FROM spots WHERE id IN (SELECT value FROM json_each(?))", (ids,)).fetchall()
+        flipped = {row[0]: ("f" if row[1] == "o" else "o") for row in states}
+        sequence += 1
+        db.executemany("UPDATE spots SET state = ?, observed_at = ?, sequence = ? WHERE id = ?",
+                       [(flipped[c[0]], now, sequence, c[0]) for c in chosen])
+        db.executemany("UPDATE lots SET count_o = count_o, version = version + 1, last_change_at = ? WHERE id = ?",
+                       [(now, lot) for lot in lots])
+        db.executemany("INSERT INTO live_events (site_id, lot_id, at, kind, payload) VALUES (?, ?, ?, 'spot', ?)",
+                       [(c[2], c[1], now, payload) for c in chosen])
+        db.execute("COMMIT")
+        commits += 1
+        events += batch
+    elapsed = time.perf_counter() - start
+    db.close()
+    return {"batch": batch, "commits": commits, "events_per_s": events / elapsed, "commit_ms": 1000 * elapsed / commits}
+
+
+def raw_postgres(url, batch, seconds):
+    """The same on PostgreSQL, one transaction of set-based statements a commit, driven by
+    pgbench (one client) so that no client library's overhead is counted."""
+    pg_bin = sorted(glob.glob("/usr/lib/postgresql/*/bin/pgbench"))
+    pgbench = pg_bin[-1] if pg_bin else shutil.which("pgbench")
+    if not pgbench:
+        return None
+    count = int(subprocess.run(["psql", url, "-Atc", "SELECT count(*) FROM spots"], capture_output=True, text=True, check=True).stdout)
+    payload_len = int(float(subprocess.run(["psql", url, "-Atc", "SELECT COALESCE(AVG(LENGTH(payload)), 400) FROM (SELECT payload FROM live_events ORDER BY id DESC LIMIT 1000) p"],
+                                           capture_output=True, text=True, check=True).stdout))
+    # The spots numbered once, so that choosing a commit's spots costs an index range scan.
+    subprocess.run(["psql", url, "-qc", "CREATE TABLE IF NOT EXISTS bench_spot_order AS SELECT (row_number() OVER (ORDER BY spots.id))::int AS n,"
+                    " spots.id, lot_id, site_id FROM spots JOIN lots ON lots.id = spots.lot_id",
+                    "-c", "CREATE UNIQUE INDEX IF NOT EXISTS bench_spot_order_n ON bench_spot_order (n)"], check=True, capture_output=True)
+    script = tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False)
+    chosen = f"SELECT id, lot_id, site_id FROM bench_spot_order WHERE n >= :off AND n < :off + {batch}"
+    now = "(extract(epoch from now()) * 1000)::bigint"
+    script.write(f"""\\set off random(1, {max(1, count - batch + 1)})
+BEGIN;
+SELECT count(*) FROM (SELECT state FROM spots WHERE id IN (SELECT id FROM ({chosen}) c) FOR UPDATE) s;
+UPDATE spots SET state = CASE state WHEN 'o' THEN 'f' ELSE 'o' END, observed_at = {now}, sequence = COALESCE(sequence, 0) + 1 FROM ({chosen}) c WHERE spots.id = c.id;
+UPDATE lots SET version = version + 1, last_change_at = {now} WHERE id IN (SELECT lot_id FROM ({chosen}) c);
+INSERT INTO live_events (site_id, lot_id, at, kind, payload) SELECT site_id, lot_id, {now}, 'spot', repeat('x', {payload_len}) FROM ({chosen}) c ORDER BY id;
+COMMIT;
+""")
+    script.close()
+    out = subprocess.run([pgbench, "-n", "-c1", "-T", str(seconds), "-f", script.name, url], capture_output=True, text=True)
+    os.unlink(script.name)
+    tps = re.search(r"tps = ([\d.]+)", out.stdout)
+    if not tps:
+        print(out.stdout + out.stderr, file=sys.stderr)
+        return None
+    t = float(tps.group(1))
+    return {"batch": batch, "commits": int(t * seconds), "events_per_s": t * batch, "commit_ms": 1000 / t}
+
+
 # ---- one database ----------------------------------------------------------------------------
 
 def run_database(kind, args):
@@ -176,6 +274,7 @@ def run_database(kind, args):
     server = subprocess.Popen([binary, "serve", "--database", database, "--port", str(port)], env=env,
                               stdout=subprocess.DEVNULL, preexec_fn=raise_nofile)
     base = f"http://127.0.0.1:{port}"
+    r = {"database": kind}
     try:
         for _ in range(200):
             try:
@@ -191,10 +290,15 @@ def run_database(kind, args):
             f.write("\n".join(s[0] for s in spots) + "\n")
         script = os.path.join(ROOT, "Benchmarks", "wrk", "ingest.lua")
         d = args.duration
-        r = {"database": kind, "spots": len(spots)}
+        r["spots"] = len(spots)
         r["noop"] = wrk(base + "/health", d, 64)
+        c0 = ingest_counters(base)
         r["ingest_single"] = wrk(base, d, 64, script, {"SENSORS": sensors_file, "BATCH": "1", "KEY": key})
+        c1 = ingest_counters(base)
         r["ingest_batch100"] = wrk(base, d, 64, script, {"SENSORS": sensors_file, "BATCH": "100", "KEY": key})
+        c2 = ingest_counters(base)
+        r["ingest_single"]["commits"] = commit_shape(c0, c1)
+        r["ingest_batch100"]["commits"] = commit_shape(c1, c2)
         r["occupancy"] = wrk(f"{base}/v1/sites/{site}/occupancy", d, 50)
         r["live"] = asyncio.run(live_latency("127.0.0.1", port, site, spots, key, args.subscribers, args.events, args.rate))
         r["peak_rss_mb"] = peak_rss_mb(server.pid)
@@ -205,6 +309,14 @@ def run_database(kind, args):
             server.wait(20)
         except subprocess.TimeoutExpired:
             server.kill()
+        # With the server stopped, the database alone does the work of (2)'s and (3)'s average commits.
+        for name in ("ingest_single", "ingest_batch100"):
+            batch = round(r.get(name, {}).get("commits", {}).get("events_per_commit") or 0)
+            if batch > 0:
+                try:
+                    r[name]["raw_write"] = raw_sqlite(database, batch, d) if kind == "sqlite" else raw_postgres(database, batch, d)
+                except Exception as e:
+                    print(f"raw write reference failed: {e!r}", file=sys.stderr)
         if drop:
             drop()
         shutil.rmtree(work, ignore_errors=True)
@@ -219,6 +331,15 @@ def report(r):
     print(f"(1) no-op GET /health           {noop:>10,.0f} req/s   (reference)")
     print(f"(2) ingest, 1 event/request     {single:>10,.0f} events/s  = {single / noop:.2f} × (1)   target ≥ 0.5")
     print(f"(3) ingest, 100 events/request  {batch:>10,.0f} events/s  = {batch / noop:.1f} × (1)   target ≥ 100,000 on SQLite")
+    for name, key, rate in (("(2)", "ingest_single", single), ("(3)", "ingest_batch100", batch)):
+        c = r[key].get("commits") or {}
+        if c.get("commits"):
+            print(f"    {name} group commit: {c['events_per_commit']:,.1f} events a commit, {c['commit_ms']:.1f} ms a commit (server's own timing),"
+                  f" {100 * c['accepted_fraction']:.0f} % accepted")
+        raw = r[key].get("raw_write")
+        if raw:
+            print(f"        the database alone, {raw['batch']:,} events a commit: {raw['events_per_s']:,.0f} events/s, {raw['commit_ms']:.1f} ms a commit;"
+                  f" {name} = {rate / raw['events_per_s']:.2f} × that")
     print(f"(4) occupancy snapshot          {occ['rps']:>10,.0f} req/s   p50 {occ['p50_ms']:.2f} ms  p99 {occ['p99_ms']:.2f} ms at 50 clients   target p99 ≤ 10 ms")
     print(f"(5) live delivery, {live['subscribers']} subscribers: ack→receipt p50 {live['from_ack_p50_ms']:.1f} ms  p99 {live['from_ack_p99_ms']:.1f} ms;"
           f" send→receipt p50 {live['from_send_p50_ms']:.1f} ms  p99 {live['from_send_p99_ms']:.1f} ms;"

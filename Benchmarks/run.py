@@ -310,11 +310,11 @@ def run_database(kind, args):
         except subprocess.TimeoutExpired:
             server.kill()
         # With the server stopped, the database alone does the work of (2)'s and (3)'s average commits.
-        for name in ("ingest_single", "ingest_batch100"):
-            batch = round(r.get(name, {}).get("commits", {}).get("events_per_commit") or 0)
+        for phase in ("ingest_single", "ingest_batch100"):
+            batch = round(r.get(phase, {}).get("commits", {}).get("events_per_commit") or 0)
             if batch > 0:
                 try:
-                    r[name]["raw_write"] = raw_sqlite(database, batch, d) if kind == "sqlite" else raw_postgres(database, batch, d)
+                    r[phase]["raw_write"] = raw_sqlite(database, batch, d) if kind == "sqlite" else raw_postgres(database, batch, d)
                 except Exception as e:
                     print(f"raw write reference failed: {e!r}", file=sys.stderr)
         if drop:

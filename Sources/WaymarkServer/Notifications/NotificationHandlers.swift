@@ -47,28 +47,29 @@ extension APIHandler {
         return .noContent(.init())
     }
 
-    /// New notifications as Server-Sent Events. Subscribe first, then replay from the table up
-    /// to the subscription's cursor, as `streamSiteLive` does: together they cover every
-    /// notification after Last-Event-ID exactly once.
+    /// New notifications as Server-Sent Events. The stream starts at Last-Event-ID, or for a
+    /// fresh stream at the newest notification in the table, read before subscribing. Then,
+    /// as `streamSiteLive` does: subscribe, replay from the table up to the subscription's
+    /// cursor, and pass on what the hub delivers after it. Together they cover every
+    /// notification after the start exactly once. (Reading the start after subscribing would
+    /// lose one made in between: it would count as already seen.)
     func streamNotifications(_ input: Operations.StreamNotifications.Input) async throws -> Operations.StreamNotifications.Output {
         let me = try RequestContext.requirePrincipal()
         let resumeFrom = input.headers.lastEventID.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
-        let (cursor, deliveries) = services.notificationHub.subscribe(userId: me.userId)
         let inbox = services.notifications, store = services.store
+        let start = if let resumeFrom { resumeFrom } else { try await NotificationStore.lastSeq(sql: store.sql) }
+        let (cursor, deliveries) = services.notificationHub.subscribe(userId: me.userId)
         let (body, out) = AsyncStream<ArraySlice<UInt8>>.makeStream(bufferingPolicy: .bufferingOldest(NotificationHub.subscriberBuffer))
         let pump = Task {
             out.yield(ArraySlice("retry: 2000\n: connected\n\n".utf8))
-            if let from = resumeFrom, from < cursor, let missed = try? await inbox.after(me, seq: from) {
+            if start < cursor, let missed = try? await inbox.after(me, seq: start) {
                 for row in missed where row.seq <= cursor {
                     out.yield(ArraySlice(NotificationMapping.frame(seq: row.seq, NotificationMapping.notification(row))))
                 }
             }
-            // The tail may be behind the table (it has not polled yet): what the client has
-            // seen, or what was made before a fresh stream opened, is not sent again. Read
-            // after subscribing, so nothing made from now on can fall below it.
-            var floor = cursor
-            if let resumeFrom { floor = resumeFrom } else if let last = try? await NotificationStore.lastSeq(sql: store.sql) { floor = last }
-            for await d in deliveries where d.seq > floor {
+            // The hub may be behind the start (it has not polled yet): what the client has seen,
+            // or what was made before a fresh stream opened, is not sent again.
+            for await d in deliveries where d.seq > start {
                 if case .dropped = out.yield(ArraySlice(NotificationMapping.frame(seq: d.seq, d.notification))) { break }
             }
             out.finish()

@@ -7,7 +7,8 @@ import WaymarkCore
 
 @Suite("SDK soft holds against a live server (PRK-9, PRK-10)")
 struct ClientHoldTests {
-    @Test("PRK-9 PRK-10 two guests race for a spot; the other sees it held live; \"was it you? no\" redirects")
+    // Reads a live stream until it sees the hold: a missing event fails at the limit instead of hanging.
+    @Test("PRK-9 PRK-10 two guests race for a spot; the other sees it held live; \"was it you? no\" redirects", .timeLimit(.minutes(1)))
     func holdRaceAndRedirect() async throws {
         try await LiveServer.with { server in
             let alice = WaymarkClient(serverURL: server.url, tokenStore: InMemoryTokenStore())

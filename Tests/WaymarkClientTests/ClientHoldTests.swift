@@ -29,7 +29,9 @@ struct ClientHoldTests {
             _ = try await gateway.ingest(spots.map { SensorReport(sensorId: $0.sensorId, occupied: false, observedAt: now, sequence: 1_000_000) })
             let target = spots[spots.count / 2]
 
-            let stream = bob.live(siteId: server.siteId)
+            // From the snapshot's position: the hold is seen however late the stream connects.
+            let position = try await bob.occupancy(siteId: server.siteId).value.lastEventId
+            let stream = bob.live(siteId: server.siteId, lastEventId: position)
             let sawHeld = Task {
                 for try await event in stream {
                     if case .spot(_, let change) = event, change.lotId == lot.id, change.ordinal == target.ordinal, change.state == .h { return true }

@@ -24,7 +24,21 @@ struct ClientNotificationTests {
             #expect(watch.lotId == lot.id)
             #expect(try await me.watches().map(\.lotId) == [lot.id])
 
-            let live = me.liveNotifications()
+            // Three gateway batches: to 80 % (nothing to say), to 90 % (almost full), the rest
+            // (full). The first two land before the stream opens, from the inbox's newest (none
+            // yet): "almost full" comes from the server's replay, "full" live or replayed,
+            // however late the stream connects.
+            sequence += 1
+            let cuts = [0, spots.count * 8 / 10, spots.count * 9 / 10, spots.count]
+            func fill(_ k: Int) async throws {
+                _ = try await gateway.ingest(spots[cuts[k]..<cuts[k + 1]].map {
+                    SensorReport(sensorId: $0.sensorId, occupied: true, observedAt: Date(), sequence: sequence)
+                })
+            }
+            let newest = try await me.notifications().notifications.first?.sequence ?? 0
+            try await fill(0)
+            try await fill(1)
+            let live = me.liveNotifications(after: newest)
             let received = Task {
                 var got: [WaymarkNotification] = []
                 for try await n in live {
@@ -33,15 +47,7 @@ struct ClientNotificationTests {
                 }
                 return got
             }
-            try await Task.sleep(for: .milliseconds(300))
-            // Three gateway batches: to 80 % (nothing to say), to 90 % (almost full), the rest (full).
-            sequence += 1
-            let cuts = [0, spots.count * 8 / 10, spots.count * 9 / 10, spots.count]
-            for (from, to) in zip(cuts, cuts.dropFirst()) {
-                _ = try await gateway.ingest(spots[from..<to].map {
-                    SensorReport(sensorId: $0.sensorId, occupied: true, observedAt: Date(), sequence: sequence)
-                })
-            }
+            try await fill(2)
             let deadline = Task { try await Task.sleep(for: .seconds(20)); received.cancel() }
             let got = try await received.value
             deadline.cancel()

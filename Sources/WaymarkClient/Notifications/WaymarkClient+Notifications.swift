@@ -63,10 +63,13 @@ extension WaymarkClient {
     /// and gets the ones made meanwhile, so none is missed or repeated. Finishes with
     /// `WaymarkClientError` when the session is not valid; ends when the consuming task is
     /// cancelled.
-    public func liveNotifications(reconnectDelay: Duration = .seconds(1)) -> AsyncThrowingStream<WaymarkNotification, any Error> {
+    ///
+    /// `sequence`: start after this notification instead of at the moment the stream connects,
+    /// e.g. after the newest one of an inbox just shown, so that nothing made in between is lost.
+    public func liveNotifications(after sequence: Int64? = nil, reconnectDelay: Duration = .seconds(1)) -> AsyncThrowingStream<WaymarkNotification, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
-                var last: Int64?
+                var last: Int64? = sequence
                 while !Task.isCancelled {
                     do {
                         let output = try await streamingClient.streamNotifications(headers: .init(lastEventID: last.map(String.init)))

@@ -180,19 +180,23 @@ async def live_latency(host, port, site_id, spots, key, subscribers, events, rat
 
 # ---- the database's own write rate ------------------------------------------------------------
 
+def lot_json_length(rows):
+    """How long a lot's counters are as the live rows store them (their first line)."""
+    return int(rows[0][0]) if rows and rows[0][0] else 250
+
+
 def raw_sqlite(path, batch, seconds):
     """What an ingest commit does to the file, done directly: read the spots' states, update
-    them, move the lots' counters, append one live event per spot; BEGIN IMMEDIATE … COMMIT
-    in WAL with synchronous FULL, as the server runs it. Statements are prepared once
-    (executemany), the fastest way a client has to write these rows."""
+    them, move the lots' counters, append one live row per lot with its spots' changes;
+    BEGIN IMMEDIATE … COMMIT in WAL with synchronous FULL, as the server runs it. Statements
+    are prepared once (executemany), the fastest way a client has to write these rows."""
     import sqlite3
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA synchronous=FULL")
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    spots = db.execute("SELECT spots.id, lot_id, site_id FROM spots JOIN lots ON lots.id = spots.lot_id ORDER BY spots.id").fetchall()
-    lots = sorted({s[1] for s in spots})
-    payload_len = int(db.execute("SELECT COALESCE(AVG(LENGTH(payload)), 400) FROM (SELECT payload FROM live_events ORDER BY id DESC LIMIT 1000)").fetchone()[0])
-    payload = "x" * payload_len
+    spots = db.execute("SELECT spots.id, lot_id, site_id, ordinal FROM spots JOIN lots ON lots.id = spots.lot_id ORDER BY spots.id").fetchall()
+    lot_json = "x" * lot_json_length(db.execute(
+        "SELECT instr(payload, char(10)) - 1 FROM live_events WHERE kind = 'spots' ORDER BY id DESC LIMIT 1").fetchall())
     commits, events, offset, sequence = 0, 0, 0, 10**13
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -206,10 +210,15 @@ def raw_sqlite(path, batch, seconds):
         sequence += 1
         db.executemany("UPDATE spots SET state = ?, observed_at = ?, sequence = ? WHERE id = ?",
                        [(flipped[c[0]], now, sequence, c[0]) for c in chosen])
+        by_lot = {}
+        for c in chosen:
+            by_lot.setdefault((c[1], c[2]), []).append(c)
         db.executemany("UPDATE lots SET count_o = count_o, version = version + 1, last_change_at = ? WHERE id = ?",
-                       [(now, lot) for lot in lots])
-        db.executemany("INSERT INTO live_events (site_id, lot_id, at, kind, payload) VALUES (?, ?, ?, 'spot', ?)",
-                       [(c[2], c[1], now, payload) for c in chosen])
+                       [(now, lot) for lot, _ in by_lot])
+        db.executemany("INSERT INTO live_events (id, event_count, site_id, lot_id, at, kind, payload) "
+                       "VALUES (COALESCE((SELECT id + event_count FROM live_events ORDER BY id DESC LIMIT 1), 1), ?, ?, ?, ?, 'spots', ?)",
+                       [(len(cs), site, lot, now, lot_json + "".join(f"\n{c[3]} {flipped[c[0]]} {now}" for c in cs))
+                        for (lot, site), cs in by_lot.items()])
         db.execute("COMMIT")
         commits += 1
         events += batch
@@ -225,22 +234,25 @@ def raw_postgres(url, batch, seconds):
     pgbench = pg_bin[-1] if pg_bin else shutil.which("pgbench")
     if not pgbench:
         return None
-    count = int(subprocess.run(["psql", url, "-Atc", "SELECT count(*) FROM spots"], capture_output=True, text=True, check=True).stdout)
-    payload_len = int(float(subprocess.run(["psql", url, "-Atc", "SELECT COALESCE(AVG(LENGTH(payload)), 400) FROM (SELECT payload FROM live_events ORDER BY id DESC LIMIT 1000) p"],
-                                           capture_output=True, text=True, check=True).stdout))
+    psql = lambda query: subprocess.run(["psql", url, "-Atc", query], capture_output=True, text=True, check=True).stdout.strip()
+    count = int(psql("SELECT count(*) FROM spots"))
+    json_length = lot_json_length([[psql("SELECT strpos(payload, E'\\n') - 1 FROM live_events WHERE kind = 'spots' ORDER BY id DESC LIMIT 1") or 0]])
     # The spots numbered once, so that choosing a commit's spots costs an index range scan.
     subprocess.run(["psql", url, "-qc", "CREATE TABLE IF NOT EXISTS bench_spot_order AS SELECT (row_number() OVER (ORDER BY spots.id))::int AS n,"
-                    " spots.id, lot_id, site_id FROM spots JOIN lots ON lots.id = spots.lot_id",
+                    " spots.id, lot_id, site_id, ordinal FROM spots JOIN lots ON lots.id = spots.lot_id",
                     "-c", "CREATE UNIQUE INDEX IF NOT EXISTS bench_spot_order_n ON bench_spot_order (n)"], check=True, capture_output=True)
     script = tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False)
-    chosen = f"SELECT id, lot_id, site_id FROM bench_spot_order WHERE n >= :off AND n < :off + {batch}"
+    chosen = f"SELECT id, lot_id, site_id, ordinal FROM bench_spot_order WHERE n >= :off AND n < :off + {batch}"
     now = "(extract(epoch from now()) * 1000)::bigint"
     script.write(f"""\\set off random(1, {max(1, count - batch + 1)})
 BEGIN;
 SELECT count(*) FROM (SELECT state FROM spots WHERE id IN (SELECT id FROM ({chosen}) c) FOR UPDATE) s;
 UPDATE spots SET state = CASE state WHEN 'o' THEN 'f' ELSE 'o' END, observed_at = {now}, sequence = COALESCE(sequence, 0) + 1 FROM ({chosen}) c WHERE spots.id = c.id;
 UPDATE lots SET version = version + 1, last_change_at = {now} WHERE id IN (SELECT lot_id FROM ({chosen}) c);
-INSERT INTO live_events (site_id, lot_id, at, kind, payload) SELECT site_id, lot_id, {now}, 'spot', repeat('x', {payload_len}) FROM ({chosen}) c ORDER BY id;
+INSERT INTO live_events (id, event_count, site_id, lot_id, at, kind, payload)
+SELECT next.id + SUM(g.events) OVER (ORDER BY g.lot_id) - g.events, g.events, g.site_id, g.lot_id, {now}, 'spots', repeat('x', {json_length}) || g.lines
+FROM (SELECT lot_id, site_id, count(*) AS events, string_agg(E'\\n' || ordinal || ' o ' || {now}, '') AS lines FROM ({chosen}) c GROUP BY lot_id, site_id) g,
+     (SELECT COALESCE((SELECT id + event_count FROM live_events ORDER BY id DESC LIMIT 1), 1) AS id) next;
 COMMIT;
 """)
     script.close()

@@ -126,9 +126,11 @@ class Pollers:
 
 
 def event_ids(database: str, after: int) -> list[int]:
+    """The ids of the events after `after`: a row holds the events id … id + event_count - 1."""
     conn = sqlite3.connect(database, timeout=30)
     try:
-        return [r[0] for r in conn.execute("SELECT id FROM live_events WHERE id > ? ORDER BY id", (after,))]
+        rows = conn.execute("SELECT id, event_count FROM live_events WHERE id + event_count - 1 > ? ORDER BY id", (after,))
+        return [i for first, count in rows for i in range(max(first, after + 1), first + count)]
     finally:
         conn.close()
 

@@ -14,6 +14,9 @@ public struct WaymarkDateTranscoder: DateTranscoder {
     /// Whole milliseconds since 1970 as Waymark stores and orders instants.
     public static func millis(_ date: Date) -> Int64 { RFC3339.millis(date) }
 
+    /// What `encode` writes for the instant `millis` milliseconds after 1970.
+    public static func string(millis: Int64) -> String { RFC3339.format(millis: millis) }
+
     public func decode(_ string: String) throws -> Date {
         if let d = RFC3339.parse(string) { return d }
         throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: Self.invalidDateMessage))

@@ -266,7 +266,7 @@ extension TestContext {
     }
 
     func liveEventCount() async throws -> Int {
-        try await services.store.sql.raw("SELECT COUNT(*) AS n FROM live_events").first()?.decode(column: "n", as: Int.self) ?? 0
+        try await services.store.sql.raw("SELECT CAST(COALESCE(SUM(event_count), 0) AS BIGINT) AS n FROM live_events").first()?.decode(column: "n", as: Int.self) ?? 0
     }
 
     /// Worked out independently of the server: the free spot of `among` closest to `origin`,

@@ -82,17 +82,26 @@ struct ProblemTests {
 
 @Suite("Live event encoding (PRK-5)")
 struct LiveEncodingTests {
-    @Test("PRK-5 the hand-written spot change is the contract's SpotChange, byte for byte")
+    @Test("PRK-5 a lot's row of spot changes expands to the contract's SpotChange events, byte for byte")
     func spotChangeMatchesTypedEncoding() throws {
         let lot = Components.Schemas.LotOccupancy(
             lotId: "5db03a1e-0000-4000-8000-000000000001", total: 10, occupied: 3, held: 1, booked: 0, free: 6,
             closed: 0, unknown: 0, fraction: 0.4, level: .green, version: 7,
             lastChangeAt: Date(timeIntervalSince1970: 1_795_021_200.125))
         let at = Date(timeIntervalSince1970: 1_795_021_199.5)
-        let typed = try LiveEncoding.encode(Components.Schemas.SpotChange(lotId: lot.lotId, ordinal: 42, state: .o, at: at, lot: lot))
-        let manual = LiveEncoding.spotChange(lotId: lot.lotId, ordinal: 42, state: .occupied, at: at, lotJSON: try LiveEncoding.encode(lot))
-        #expect(manual == typed)
-        let decoded = try LiveEncoding.decoder.decode(Components.Schemas.SpotChange.self, from: Data(manual.utf8))
+        let later = Date(timeIntervalSince1970: 1_795_021_200.125)
+        let changes = [SpotEventRow.Change(ordinal: 42, state: .occupied, atMillis: at.millis),
+                       SpotEventRow.Change(ordinal: 7, state: .held, atMillis: at.millis),
+                       SpotEventRow.Change(ordinal: 0, state: .free, atMillis: later.millis)]
+        let payload = SpotEventRow.payload(lotJSON: try LiveEncoding.encode(lot), changes: changes)
+        #expect(SpotEventRow.changes(payload: payload) == changes)
+        #expect(SpotEventRow.lot(payload: payload) == lot)
+
+        let typed = try [(42, Components.Schemas.SpotChange.StatePayload.o, at), (7, .h, at), (0, .f, later)].map { ordinal, state, time in
+            try LiveEncoding.encode(Components.Schemas.SpotChange(lotId: lot.lotId, ordinal: ordinal, state: state, at: time, lot: lot))
+        }
+        #expect(SpotEventRow.eventData(lotId: lot.lotId, payload: payload) == typed)
+        let decoded = try LiveEncoding.decoder.decode(Components.Schemas.SpotChange.self, from: Data(typed[0].utf8))
         #expect(decoded.lot == lot && decoded.ordinal == 42 && decoded.state == .o)
     }
 }

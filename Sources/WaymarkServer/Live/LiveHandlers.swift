@@ -39,9 +39,9 @@ extension APIHandler {
                     let bounds = try await EventLog.bounds(sql: store.sql)
                     let replay = from > cursor || (bounds.min > from + 1 && from < bounds.max)
                         ? nil
-                        : try await EventLog.read(siteId: siteId, after: from, upTo: cursor, limit: Self.maxReplay + 1, sql: store.sql)
-                    if let replay, replay.count <= Self.maxReplay {
-                        for row in replay { out.yield(ArraySlice(LiveEncoding.frame(id: row.id, kind: row.kind, payload: row.payload))) }
+                        : try await EventLog.events(siteId: siteId, after: from, upTo: cursor, limit: Self.maxReplay, sql: store.sql)
+                    if let replay {
+                        for event in replay { out.yield(ArraySlice(event.frame)) }
                     } else {
                         out.yield(ArraySlice(LiveEncoding.frame(id: cursor, kind: "reset", payload: "{}")))
                     }

@@ -121,35 +121,40 @@ final class LiveHub: Sendable {
         }
     }
 
+    /// Rows read at a time: one row is a lot's changes in one commit, so this is many commits.
+    static let readRows = 100
+
     /// Reads everything new in id order and hands it out.
     func pollOnce() async throws {
         guard state.withLockedValue({ $0.started }) else { return }
         while true {
             let after = cursor
-            let rows = try await EventLog.read(after: after, limit: 5_000, sql: store.sql)
+            let rows = try await EventLog.read(after: after, limit: Self.readRows, sql: store.sql)
             if rows.isEmpty { return }
-            // Spot events carry their lot's counters after the change: the newest per lot is
-            // enough, so only those payloads are decoded.
+            // A lot's rows carry its counters after the change: the newest per lot is enough,
+            // so only those are decoded.
             var newest: [String: EventLog.Row] = [:]
-            for row in rows where row.kind == "spot" { if let lot = row.lotId { newest[lot] = row } }
-            let lotUpdates = newest.values.compactMap { try? LiveEncoding.decoder.decode(Components.Schemas.SpotChange.self, from: Data($0.payload.utf8)).lot }
+            for row in rows where row.kind == SpotEventRow.kind { if let lot = row.lotId { newest[lot] = row } }
+            let lotUpdates = newest.values.compactMap { SpotEventRow.lot(payload: $0.payload) }
             // Nothing is yielded under the lock: a stream ending on another thread runs its
             // onTermination (which takes this lock) while holding its task's own lock, and a
             // yield needs that task lock, so yielding here could deadlock both threads.
             let subscribers: [(UUID, Subscriber)] = state.withLockedValue { s in
                 for lot in lotUpdates { s.merge(lot) }
-                s.cursor = rows.last!.id
+                s.cursor = rows.last!.lastId
                 return Array(s.subscribers)
             }
             // Frames only for sites someone listens to: with nobody listening (a gateway
             // flooding a site no map has open) the tailer only moves the counters.
             let listened = Set(subscribers.map(\.1.siteId))
-            let framed = rows.filter { listened.contains($0.siteId) }
-                .map { (siteId: $0.siteId, frame: Frame(id: $0.id, bytes: LiveEncoding.frame(id: $0.id, kind: $0.kind, payload: $0.payload))) }
+            var framed: [String: [Frame]] = [:]
+            for row in rows where listened.contains(row.siteId) {
+                framed[row.siteId, default: []] += row.events().map { Frame(id: $0.id, bytes: $0.frame) }
+            }
             var overflowed: [(UUID, Subscriber)] = []
             for (id, sub) in subscribers {
-                for f in framed where f.siteId == sub.siteId {
-                    if case .dropped = sub.continuation.yield(f.frame) {
+                for frame in framed[sub.siteId] ?? [] {
+                    if case .dropped = sub.continuation.yield(frame) {
                         overflowed.append((id, sub))
                         break
                     }
@@ -159,7 +164,7 @@ final class LiveHub: Sendable {
                 state.withLockedValue { s in for (id, _) in overflowed { s.subscribers[id] = nil } }
             }
             for (_, sub) in overflowed { sub.continuation.finish() }
-            if rows.count < 5_000 { return }
+            if rows.count < Self.readRows { return }
         }
     }
 

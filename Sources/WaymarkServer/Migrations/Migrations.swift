@@ -13,5 +13,6 @@ enum Migrations {
         CreateLotReviews(),
         CreateNotifications(),
         CreateOperatorAnalytics(),
+        GroupLiveEvents(),
     ]
 }

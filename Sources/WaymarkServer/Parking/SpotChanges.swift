@@ -12,7 +12,8 @@ struct SpotChange: Sendable {
 }
 
 /// What every writer of spot states does after changing `spots.state`, inside its
-/// transaction: the lots' counters move and one live event per changed spot is appended.
+/// transaction: the lots' counters move and one live event per changed spot is appended, as
+/// one row per lot (`SpotEventRow`).
 /// On PostgreSQL the caller holds `LiveHub.appendLockKey`.
 enum SpotChanges {
     static func record(_ changed: [SpotChange], sql: any SQLDatabase, isPostgres: Bool, now: Date) async throws -> [Components.Schemas.LotOccupancy] {
@@ -29,15 +30,16 @@ enum SpotChanges {
         }
         var lotAfter: [String: LotCountsRow] = [:]
         for row in try await updateLots(deltas, sql: sql, isPostgres: isPostgres) { lotAfter[row.id] = row }
-        // A lot's counters are the same in all of this commit's events: encoded once per lot.
-        var lotJSON: [String: String] = [:]
-        for (id, row) in lotAfter { lotJSON[id] = try LiveEncoding.encode(ParkingMapping.occupancy(row)) }
+        // One row per lot with all of its changes (`SpotEventRow`), in the order of their times.
         var events: [LiveEventRecord] = []
-        events.reserveCapacity(changed.count)
-        for c in changed.sorted(by: { ($0.at, $0.ref.lotId, $0.ref.ordinal) < ($1.at, $1.ref.lotId, $1.ref.ordinal) }) {
-            guard let lot = lotJSON[c.ref.lotId] else { continue }
-            let payload = LiveEncoding.spotChange(lotId: c.ref.lotId, ordinal: c.ref.ordinal, state: c.after, at: c.at, lotJSON: lot)
-            events.append(LiveEventRecord(siteId: c.ref.siteId, lotId: c.ref.lotId, at: now, kind: "spot", payload: payload))
+        for (lotId, changes) in byLot.sorted(by: { $0.key < $1.key }) {
+            guard let row = lotAfter[lotId], let first = changes.first else { continue }
+            let ordered = changes.sorted { ($0.at, $0.ref.ordinal) < ($1.at, $1.ref.ordinal) }
+            let payload = SpotEventRow.payload(
+                lotJSON: try LiveEncoding.encode(ParkingMapping.occupancy(row)),
+                changes: ordered.map { SpotEventRow.Change(ordinal: $0.ref.ordinal, state: $0.after, atMillis: $0.at.millis) })
+            events.append(LiveEventRecord(siteId: first.ref.siteId, lotId: lotId, at: now, kind: SpotEventRow.kind, payload: payload,
+                                          count: ordered.count))
         }
         try await EventLog.append(events, sql: sql)
         return lotAfter.values.map(ParkingMapping.occupancy)

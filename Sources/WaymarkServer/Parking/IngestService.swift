@@ -10,8 +10,16 @@ import WaymarkCore
 /// serves many requests and the write path approaches the database's batched write rate
 /// instead of its transaction rate. A request is answered only after its commit.
 actor IngestService {
-    private struct Pending {
+    /// One request's reports, each with the spot its sensor is mounted on (nil: not applied,
+    /// for the reason already in `outcomes`).
+    struct Request: Sendable {
         var reports: [SensorReport]
+        var refs: [SpotRef?]
+        var outcomes: [IngestOutcome]
+    }
+
+    private struct Pending {
+        var request: Request
         var continuation: CheckedContinuation<[IngestOutcome], any Error>
     }
 
@@ -40,10 +48,35 @@ actor IngestService {
         self.logger = logger
     }
 
-    func ingest(_ reports: [SensorReport]) async throws -> [IngestOutcome] {
+    /// Validates the reports and finds their spots in the request's own task, beside other
+    /// requests, so that commits (which run one at a time) only do what needs the database.
+    nonisolated func ingest(_ reports: [SensorReport]) async throws -> [IngestOutcome] {
         if reports.isEmpty { return [] }
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.append(Pending(reports: reports, continuation: continuation))
+        let request = try await Self.resolve(reports, index: index, now: now())
+        if !request.refs.contains(where: { $0 != nil }) { return request.outcomes }
+        return try await enqueue(request)
+    }
+
+    static func resolve(_ reports: [SensorReport], index: SensorIndex, now: Date) async throws -> Request {
+        var outcomes = Array(repeating: IngestOutcome.invalid, count: reports.count)
+        let valid = reports.map { SensorIngest.isValid($0, now: now) }
+        let refs = try await index.lookup(zip(reports, valid).compactMap { $1 ? $0.sensorId : nil }, now: now)
+        var found: [SpotRef?] = []
+        found.reserveCapacity(reports.count)
+        var k = 0
+        for (i, isValid) in valid.enumerated() {
+            guard isValid else { found.append(nil); continue }
+            let ref = refs[k]
+            k += 1
+            found.append(ref)
+            if ref == nil { outcomes[i] = .unknownSensor }
+        }
+        return Request(reports: reports, refs: found, outcomes: outcomes)
+    }
+
+    private func enqueue(_ request: Request) async throws -> [IngestOutcome] {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.append(Pending(request: request, continuation: continuation))
             if !draining {
                 draining = true
                 Task { await self.drain() }
@@ -55,13 +88,13 @@ actor IngestService {
         while !queue.isEmpty {
             var batch: [Pending] = []
             var count = 0
-            while let next = queue.first, batch.isEmpty || count + next.reports.count <= Self.maxReportsPerCommit {
+            while let next = queue.first, batch.isEmpty || count + next.request.reports.count <= Self.maxReportsPerCommit {
                 batch.append(queue.removeFirst())
-                count += next.reports.count
+                count += next.request.reports.count
             }
             do {
                 let started = ContinuousClock.now
-                let (outcomes, lots, notified) = try await Self.commit(batch.map(\.reports), store: store, index: index, now: now())
+                let (outcomes, lots, notified) = try await Self.commit(batch.map(\.request), store: store, now: now())
                 ServerMetrics.registry.makeDurationHistogram(
                     name: "waymark_ingest_commit_duration_seconds", buckets: ServerMetrics.latencyBuckets
                 ).record(ContinuousClock.now - started)
@@ -84,89 +117,98 @@ actor IngestService {
         draining = false
     }
 
+    /// A report of the commit: where it came from and the index of its spot in `spotIds`.
+    private struct Work {
+        var request: Int
+        var position: Int
+        var spot: Int
+    }
+
     /// One transaction for many requests. Reports are applied in arrival order, so a report
     /// older than one that came before it in the same commit is stale, as it would be across commits.
     static func commit(
-        _ requests: [[SensorReport]], store: SQLStore, index: SensorIndex, now: Date
+        _ requests: [Request], store: SQLStore, now: Date
     ) async throws -> (outcomes: [[IngestOutcome]], lots: [Components.Schemas.LotOccupancy], notified: Bool) {
-        var outcomes = requests.map { Array(repeating: IngestOutcome.invalid, count: $0.count) }
-        let sensorIds = Set(requests.joined().lazy.filter { SensorIngest.isValid($0, now: now) }.map(\.sensorId))
-        let refs = try await index.lookup(sensorIds, now: now)
-
-        // (request, position) of every valid report with a known sensor, in arrival order.
-        var work: [(r: Int, i: Int, ref: SpotRef)] = []
-        for (r, reports) in requests.enumerated() {
-            for (i, report) in reports.enumerated() where SensorIngest.isValid(report, now: now) {
-                if let ref = refs[report.sensorId] { work.append((r, i, ref)) } else { outcomes[r][i] = .unknownSensor }
+        var outcomes = requests.map(\.outcomes)
+        // Every spot of the commit once, numbered; reports refer to their spot by number.
+        var number: [String: Int] = [:]
+        var spots: [SpotRef] = []
+        var work: [Work] = []
+        for (r, request) in requests.enumerated() {
+            for (i, ref) in request.refs.enumerated() {
+                guard let ref else { continue }
+                let k: Int
+                if let known = number[ref.spotId] { k = known } else {
+                    k = spots.count
+                    number[ref.spotId] = k
+                    spots.append(ref)
+                }
+                work.append(Work(request: r, position: i, spot: k))
             }
         }
         if work.isEmpty { return (outcomes, [], false) }
-        let found = work
+        let found = work, refs = spots
 
         let decided = try await store.write { sql in
-            try await apply(work: found, requests: requests, sql: sql, isPostgres: store.isPostgres, now: now)
+            try await apply(work: found, spots: refs, requests: requests, sql: sql, isPostgres: store.isPostgres, now: now)
         }
-        for (k, outcome) in decided.outcomes.enumerated() { outcomes[work[k].r][work[k].i] = outcome }
+        for (k, outcome) in decided.outcomes.enumerated() { outcomes[work[k].request][work[k].position] = outcome }
         return (outcomes, decided.lots, decided.notified)
     }
 
-    private struct SpotUpdate {
-        var ref: SpotRef
-        var before: SpotState
-        var after: SpotSensorState
-        var at: Date
-    }
-
     private static func apply(
-        work: [(r: Int, i: Int, ref: SpotRef)], requests: [[SensorReport]], sql: any SQLDatabase, isPostgres: Bool, now: Date
+        work: [Work], spots: [SpotRef], requests: [Request], sql: any SQLDatabase, isPostgres: Bool, now: Date
     ) async throws -> (outcomes: [IngestOutcome], lots: [Components.Schemas.LotOccupancy], notified: Bool) {
         if isPostgres {
             // Event ids must become visible in id order for live readers to never skip one:
             // every writer of live events takes this lock, so commits happen in id order.
             try await sql.raw("SELECT pg_advisory_xact_lock(\(bind: LiveHub.appendLockKey))").run()
         }
-        var ids = JSONRows(reservingBytes: work.count * 44)
-        for id in Set(work.map(\.ref.spotId)).sorted() { ids.append(.text(id)) }
-        let lock = isPostgres ? " FOR UPDATE" : ""
-        var current: [String: SpotSensorState] = [:]
+        // The spots' current states, each row named by its spot's number rather than its id:
+        // no id to decode and hash per row.
+        var ids = JSONRows(reservingBytes: spots.count * 44)
+        for ref in spots { ids.append(.text(ref.spotId)) }
+        let base = isPostgres ? 1 : 0 // WITH ORDINALITY counts from 1, SQLite's array keys from 0
+        let lock = isPostgres ? " FOR UPDATE OF spots" : ""
+        var current = [SpotSensorState?](repeating: nil, count: spots.count)
         let rows = try await sql.raw("""
-            SELECT id, state, observed_at, sequence FROM spots
-            WHERE id IN (SELECT id FROM \(ids.table([("id", false)], isPostgres: isPostgres)) AS wanted)\(unsafeRaw: lock)
+            SELECT wanted.n, spots.state, spots.observed_at, spots.sequence
+            FROM \(ids.table([("id", false)], isPostgres: isPostgres)) AS wanted JOIN spots ON spots.id = wanted.id\(unsafeRaw: lock)
             """).all()
         for row in rows {
+            let k = try row.decode(column: "n", as: Int.self) - base
             let code = try row.decode(column: "state", as: String.self)
             let observed = try row.decodeOptional(column: "observed_at", as: Int64.self)
             let sequence = try row.decodeOptional(column: "sequence", as: Int64.self)
-            current[try row.decode(column: "id", as: String.self)] = SpotSensorState(
+            guard current.indices.contains(k) else { continue }
+            current[k] = SpotSensorState(
                 state: code.first.flatMap(SpotState.init(code:)) ?? .unknown,
                 lastReport: observed.map { ReportPosition(observedAtMillis: $0, sequence: sequence ?? 0) })
         }
 
         var outcomes: [IngestOutcome] = []
         outcomes.reserveCapacity(work.count)
-        var updates: [String: SpotUpdate] = [:]
+        let before = current
+        var changedAt = [Date?](repeating: nil, count: spots.count)
         for item in work {
-            guard let spot = current[item.ref.spotId] else { outcomes.append(.unknownSensor); continue }
-            let report = requests[item.r][item.i]
+            guard let spot = current[item.spot] else { outcomes.append(.unknownSensor); continue }
+            let report = requests[item.request].reports[item.position]
             let (outcome, next) = SensorIngest.apply(report, to: spot)
             outcomes.append(outcome)
             guard outcome == .accepted else { continue }
-            current[item.ref.spotId] = next
-            if var u = updates[item.ref.spotId] {
-                u.after = next
-                u.at = report.observedAt
-                updates[item.ref.spotId] = u
-            } else {
-                updates[item.ref.spotId] = SpotUpdate(ref: item.ref, before: spot.state, after: next, at: report.observedAt)
-            }
+            current[item.spot] = next
+            changedAt[item.spot] = report.observedAt
         }
-        guard !updates.isEmpty else { return (outcomes, [], false) }
+        let updated = spots.indices.filter { changedAt[$0] != nil }
+        guard !updated.isEmpty else { return (outcomes, [], false) }
 
-        try await writeSpots(Array(updates.values), sql: sql, isPostgres: isPostgres)
+        try await writeSpots(updated.map { (spots[$0].spotId, current[$0]!) }, sql: sql, isPostgres: isPostgres)
 
         // Lot counters, then one live event per spot whose shown state changed.
-        let changed = updates.values.filter { $0.before != $0.after.state }
-            .map { SpotChange(ref: $0.ref, before: $0.before, after: $0.after.state, at: $0.at) }
+        let changed = updated.compactMap { k -> SpotChange? in
+            guard let was = before[k]?.state, let now = current[k]?.state, was != now, let at = changedAt[k] else { return nil }
+            return SpotChange(ref: spots[k], before: was, after: now, at: at)
+        }
         // A car on a held spot turns the hold into the question "was it you?" (PRK-10).
         let taken = changed.filter { $0.before == .held && $0.after == .occupied }.map(\.ref.spotId)
         var asking: [NotificationDraft] = []
@@ -183,11 +225,11 @@ actor IngestService {
     }
 
     /// One statement for all spots of the commit.
-    private static func writeSpots(_ updates: [SpotUpdate], sql: any SQLDatabase, isPostgres: Bool) async throws {
+    private static func writeSpots(_ updates: [(spotId: String, state: SpotSensorState)], sql: any SQLDatabase, isPostgres: Bool) async throws {
         var rows = JSONRows(reservingBytes: updates.count * 80)
         for u in updates {
-            let pos = u.after.lastReport
-            rows.append(.text(u.ref.spotId), .text(String(u.after.state.rawValue)), .int(pos?.observedAtMillis ?? 0), .int(pos?.sequence ?? 0))
+            let pos = u.state.lastReport
+            rows.append(.text(u.spotId), .text(String(u.state.state.rawValue)), .int(pos?.observedAtMillis ?? 0), .int(pos?.sequence ?? 0))
         }
         let v = rows.table([("id", false), ("state", false), ("obs", true), ("seq", true)], isPostgres: isPostgres)
         try await sql.raw("""

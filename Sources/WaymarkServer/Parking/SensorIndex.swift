@@ -28,21 +28,13 @@ final class SensorIndex: Sendable {
         self.minReloadInterval = minReloadInterval
     }
 
-    func lookup(_ sensorIds: some Sequence<String>, now: Date) async throws -> [String: SpotRef] {
-        var found: [String: SpotRef] = [:]
-        var missing = false
-        state.withLockedValue { s in
-            for id in sensorIds {
-                if let ref = s.bySensor[id] { found[id] = ref } else { missing = true }
-            }
-        }
-        guard missing, state.withLockedValue({ now.timeIntervalSince($0.loadedAt) >= minReloadInterval }) else { return found }
+    /// The spot of each sensor, in the order given (nil: no such sensor).
+    func lookup(_ sensorIds: [String], now: Date) async throws -> [SpotRef?] {
+        let found = state.withLockedValue { s in sensorIds.map { s.bySensor[$0] } }
+        guard found.contains(where: { $0 == nil }),
+              state.withLockedValue({ now.timeIntervalSince($0.loadedAt) >= minReloadInterval }) else { return found }
         try await reload(now: now)
-        return state.withLockedValue { s in
-            var all: [String: SpotRef] = [:]
-            for id in sensorIds { all[id] = s.bySensor[id] }
-            return all
-        }
+        return state.withLockedValue { s in sensorIds.map { s.bySensor[$0] } }
     }
 
     func reload(now: Date) async throws {

@@ -3,7 +3,6 @@ import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
 import NIOConcurrencyHelpers
-import OpenAPIVapor
 import Vapor
 
 /// Builds a ready application: database connected and migrated, services and background jobs
@@ -44,16 +43,18 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
         // One connection per event loop, and every write waits for the one writer: under a
         // burst a request may wait longer than the default 10 s for a connection.
         app.databases.use(.sqlite(.file(path), connectionPoolTimeout: .seconds(30), sqlLogLevel: nil), as: .sqlite)
-        app.databases.use(.sqlite(.file(path), connectionPoolTimeout: .seconds(30), sqlLogLevel: nil), as: .sqliteWriter)
     case .postgres(let url):
         app.databases.use(try .postgres(url: url, maxConnectionsPerEventLoop: 4, connectionPoolTimeout: .seconds(30), sqlLogLevel: .trace), as: .psql)
     }
-    let store = SQLStore(database: app.db, writer: config.database.kind == "sqlite" ? app.db(.sqliteWriter) : nil)
-    if !store.isPostgres {
+    let sqlitePath: String? = if case .sqlite(let path) = config.database { path } else { nil }
+    if sqlitePath != nil {
         // WAL lets readers run beside the writer; the journal mode is stored in the file.
         // synchronous stays FULL (the default), so a commit is on disk before it is acknowledged.
-        _ = try await store.sql.raw("PRAGMA journal_mode=WAL").all()
+        _ = try await (app.db as! any SQLDatabase).raw("PRAGMA journal_mode=WAL").all()
     }
+    let lane = try await WriterLane(sqlitePath: sqlitePath, logger: app.logger)
+    app.lifecycle.use(WriterLaneShutdown(lane: lane))
+    let store = SQLStore(database: app.db, lane: lane)
     app.migrations.add(Migrations.all)
     try await app.autoMigrate()
 
@@ -190,9 +191,11 @@ func openAPIDocument() -> String {
     return ""
 }
 
-extension DatabaseID {
-    /// The SQLite pool that only `SQLStore.write` uses.
-    static let sqliteWriter = DatabaseID(string: "sqlite-writer")
+/// Stops the writer lane after everything that might still write has stopped.
+struct WriterLaneShutdown: LifecycleHandler {
+    let lane: WriterLane
+
+    func shutdownAsync(_ application: Application) async { await lane.shutdown() }
 }
 
 struct WaymarkServicesKey: StorageKey {

@@ -9,14 +9,12 @@ import WaymarkCore
 /// SQLite and PostgreSQL), Fluent only for pooling and migrations.
 struct SQLStore: Sendable {
     let database: any FluentKit.Database
-    /// Where `write` runs. On SQLite a pool of its own over the same file: the driver keeps one
-    /// connection per event loop, and a writer that shares it with readers waits for their
-    /// statements before it can begin, while every other write waits behind it.
-    let writer: any FluentKit.Database
+    /// The thread write transactions run on and, on SQLite, their one connection (see `WriterLane`).
+    let lane: WriterLane
 
-    init(database: any FluentKit.Database, writer: (any FluentKit.Database)? = nil) {
+    init(database: any FluentKit.Database, lane: WriterLane) {
         self.database = database
-        self.writer = writer ?? database
+        self.lane = lane
     }
 
     var sql: any SQLDatabase {
@@ -25,22 +23,36 @@ struct SQLStore: Sendable {
     }
     var isPostgres: Bool { sql.dialect.name == "postgresql" }
 
-    /// Runs `body` in one write transaction on one connection. SQLite gets `BEGIN IMMEDIATE` so
-    /// that the write lock is taken up front: a deferred transaction that reads and then writes
-    /// can fail with SQLITE_BUSY instead of waiting its turn.
+    /// Runs `body` in one write transaction on one connection, on the writer lane. SQLite gets
+    /// `BEGIN IMMEDIATE` so that the write lock is taken up front: a deferred transaction that
+    /// reads and then writes can fail with SQLITE_BUSY instead of waiting its turn.
+    ///
+    /// A transaction, once asked for, runs to its end in a task of its own even when the caller
+    /// is cancelled: a cancelled statement would otherwise skip its ROLLBACK too and leave the
+    /// connection inside a transaction that every later writer would fail to begin.
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        let begin = isPostgres ? "BEGIN" : "BEGIN IMMEDIATE"
-        return try await writer.withConnection { connection in
-            let sql = connection as! any SQLDatabase
-            try await sql.raw(SQLQueryString(begin)).run()
-            do {
-                let result = try await body(sql)
-                try await sql.raw("COMMIT").run()
-                return result
-            } catch {
-                try? await sql.raw("ROLLBACK").run()
-                throw error
+        let lane = lane, database = database
+        return try await Task(executorPreference: lane.executor) {
+            if let writer = lane.sqlite {
+                return try await lane.withTurn { try await Self.transaction(on: writer, begin: "BEGIN IMMEDIATE", body) }
             }
+            return try await database.withConnection { connection in
+                try await Self.transaction(on: connection as! any SQLDatabase, begin: "BEGIN", body)
+            }
+        }.value
+    }
+
+    private static func transaction<T: Sendable>(
+        on sql: any SQLDatabase, begin: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await sql.raw(SQLQueryString(begin)).run()
+        do {
+            let result = try await body(sql)
+            try await sql.raw("COMMIT").run()
+            return result
+        } catch {
+            try? await sql.raw("ROLLBACK").run()
+            throw error
         }
     }
 }

@@ -1,0 +1,114 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import SQLiteKit
+import SQLKit
+
+/// A thread of its own for write transactions: one event loop where a writer's code runs
+/// between statements and, on SQLite, the one writer connection with a thread of its own for
+/// SQLite's blocking calls.
+///
+/// A transaction is a chain of statements, and the next one can only start when the previous
+/// one's result has reached the code that sends it. On the shared threads each result waited in
+/// line behind request handling (the HTTP event loops, then the cooperative pool), and taking
+/// the connection from a pool cost several more such trips: together more than the statements
+/// themselves for a group commit of a few dozen events, and the commit is what every ingest
+/// request waits for. Here the result reaches the writer's code on an otherwise idle thread,
+/// SQLite's calls do not queue behind the readers' on the shared thread pool, and writers take
+/// turns on the one connection in the order they came.
+final class WriterLane: Sendable {
+    let loop: any EventLoop
+    /// Run a task with this preference and its code, including the nonisolated async
+    /// functions it calls and the default actors it enters, runs on `loop`.
+    let executor: EventLoopTaskExecutor
+    private let group: MultiThreadedEventLoopGroup
+    private let threadPool: NIOThreadPool
+    private let connection: SQLiteConnection?
+    private let turns = Turns()
+
+    /// `sqlitePath`: the file whose one writer connection lives on the lane (nil: PostgreSQL,
+    /// whose connections stay in the application's pool).
+    init(sqlitePath: String?, logger: Logger) async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
+        do {
+            if let sqlitePath {
+                let connection = try await SQLiteConnection.open(storage: .file(path: sqlitePath), threadPool: threadPool, logger: logger, on: group.next())
+                // What the driver's pool does for every connection it opens.
+                _ = try await connection.query("PRAGMA foreign_keys = ON")
+                self.connection = connection
+            } else {
+                connection = nil
+            }
+        } catch {
+            try? await threadPool.shutdownGracefully()
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        self.group = group
+        self.threadPool = threadPool
+        loop = group.next()
+        executor = EventLoopTaskExecutor(loop: loop)
+    }
+
+    /// The SQLite writer connection, when the lane has one. Use it only inside `withTurn`.
+    var sqlite: (any SQLDatabase)? { connection?.sql(queryLogLevel: nil) }
+
+    /// Runs `body` when the writers before it have finished, one at a time in arrival order.
+    func withTurn<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        await turns.take()
+        defer { turns.pass() }
+        return try await body()
+    }
+
+    func shutdown() async {
+        try? await connection?.close()
+        try? await threadPool.shutdownGracefully()
+        try? await group.shutdownGracefully()
+    }
+
+    /// A first-come, first-served lock for async code.
+    private final class Turns: Sendable {
+        private struct State {
+            var busy = false
+            /// Few at a time: writers that found the lane busy.
+            var waiting: [CheckedContinuation<Void, Never>] = []
+        }
+
+        private let state = NIOLockedValueBox(State())
+
+        func take() async {
+            await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
+                let now: Bool = state.withLockedValue { s in
+                    if s.busy { s.waiting.append(turn); return false }
+                    s.busy = true
+                    return true
+                }
+                if now { turn.resume() }
+            }
+        }
+
+        func pass() {
+            let next: CheckedContinuation<Void, Never>? = state.withLockedValue { s in
+                if s.waiting.isEmpty { s.busy = false; return nil }
+                return s.waiting.removeFirst()
+            }
+            next?.resume()
+        }
+    }
+}
+
+/// Runs a task's jobs on one event loop.
+final class EventLoopTaskExecutor: TaskExecutor {
+    let loop: any EventLoop
+
+    init(loop: any EventLoop) { self.loop = loop }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}

@@ -1,10 +1,9 @@
 import Foundation
 import OpenAPIRuntime
-import OpenAPIVapor
 import Vapor
 
 func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfiguration) throws {
-    let transport = VaporTransport(routesBuilder: app)
+    let transport = CollectingTransport(routes: app)
     try APIHandler(services: services).registerHandlers(
         on: transport,
         serverURL: URL(string: "/")!,

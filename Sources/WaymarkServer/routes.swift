@@ -3,13 +3,17 @@ import OpenAPIRuntime
 import Vapor
 
 func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfiguration) throws {
-    let transport = CollectingTransport(routes: app)
+    let metrics = RequestMetrics(latencies: services.latencies)
+    // The sensor gateways' hot path has a route of its own (PRK-2); the generated one is not registered.
+    let gatewayEvents = GatewayEventsRoute(services: services, metrics: metrics, maxBytes: config.maxBodyBytes)
+    gatewayEvents.register(on: app)
+    let transport = CollectingTransport(routes: app, servedElsewhere: [(GatewayEventsRoute.method, GatewayEventsRoute.path)])
     try APIHandler(services: services).registerHandlers(
         on: transport,
         serverURL: URL(string: "/")!,
         configuration: .waymark,
         middlewares: [
-            MetricsMiddleware(latencies: services.latencies),
+            MetricsMiddleware(metrics: metrics),
             RawHeaderMiddleware(),
             BodyLimitMiddleware(maxBytes: config.maxBodyBytes),
             GatewayAuthMiddleware(keys: services.gateways, now: services.now),

@@ -65,6 +65,39 @@ struct ProblemTests {
         }
     }
 
+    @Test("PRK-2 the gateway route refuses what the contract refuses before storing anything, and counts under its operation", arguments: TestDatabase.available)
+    func gatewayRouteRefusals(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            let t = try ctx.tester
+            let sensor = Fixtures.sensorIds(lot: "L")[0]
+            let body = ByteBuffer(string: #"{"events":[{"sensorId":""# + sensor + #"","occupied":true,"observedAt":"2026-11-18T17:00:00Z","sequence":1}]}"#)
+            func send(_ pairs: [(String, String)]) async throws -> TestingHTTPResponse {
+                try await t.sendRequest(.POST, "/v1/gateway/events", headers: HTTPHeaders(pairs), body: body)
+            }
+            let auth = ("Authorization", "Bearer \(ctx.gatewayKey)"), json = ("Content-Type", "application/json")
+            try expectProblem(try await send([json]), .unauthorized)
+            try expectProblem(try await send([json, ("Authorization", "Bearer wmg_not-a-key")]), .unauthorized)
+            try expectProblem(try await send([auth]), .unsupportedMediaType)
+            try expectProblem(try await send([auth, ("Content-Type", "text/plain")]), .unsupportedMediaType)
+            try expectProblem(try await send([auth, json, ("Accept", "text/html")]), .notAcceptable)
+            try expectProblem(try await send([auth, json, ("Idempotency-Key", String(repeating: "k", count: 500))]), .badRequest)
+            let stored = try await ctx.services.store.sql.raw("SELECT COUNT(*) AS n FROM spots WHERE observed_at IS NOT NULL").first()!
+            #expect(try stored.decode(column: "n", as: Int.self) == 0, "nothing refused was stored")
+
+            let ok = try await send([auth, json, ("Accept", "application/json, text/html;q=0.5")])
+            #expect(ok.status == .ok)
+            #expect(ok.headers.contentType?.description.hasPrefix("application/json") == true)
+            let result = try JSONSerialization.jsonObject(with: Data(buffer: ok.body)) as? [String: Any]
+            #expect(result?["accepted"] as? Int == 1 && result?["outcomes"] as? [String] == ["accepted"])
+
+            let metrics = String(buffer: try await ctx.get("/metrics").body)
+            for status in ["200", "401", "406", "415"] {
+                #expect(metrics.split(separator: "\n").contains { $0.hasPrefix("waymark_http_requests_total{") && $0.contains(#"operation="ingestSensorEvents""#) && $0.contains(#"status="\#(status)""#) },
+                        "requests answered \(status) are counted under the operation")
+            }
+        }
+    }
+
     @Test("QLT-2 the contract is served and metrics are Prometheus text", arguments: [TestDatabase.sqlite])
     func operations(db: TestDatabase) async throws {
         try await TestApp.with(db) { ctx in

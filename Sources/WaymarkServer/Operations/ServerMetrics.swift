@@ -41,58 +41,67 @@ enum ServerMetrics {
 /// Counts requests and their durations per operation: the operation id keeps the label set
 /// small, unlike raw paths full of ids. The metric objects are looked up once per label set
 /// and kept, since the registry's own lookup builds label keys on every call.
-struct MetricsMiddleware: ServerMiddleware {
-    private final class Cache: Sendable {
-        let counters = NIOLockedValueBox([String: Counter]())
-        let histograms = NIOLockedValueBox([String: DurationHistogram]())
-
-        func counter(operation: String, status: Int) -> Counter {
-            let key = "\(operation) \(status)"
-            if let c = counters.withLockedValue({ $0[key] }) { return c }
-            let c = ServerMetrics.registry.makeCounter(
-                name: "waymark_http_requests_total", labels: [("operation", operation), ("status", String(status))])
-            counters.withLockedValue { $0[key] = c }
-            return c
-        }
-
-        func histogram(operation: String) -> DurationHistogram {
-            if let h = histograms.withLockedValue({ $0[operation] }) { return h }
-            let h = ServerMetrics.registry.makeDurationHistogram(
-                name: "waymark_http_request_duration_seconds", labels: [("operation", operation)],
-                buckets: ServerMetrics.latencyBuckets)
-            histograms.withLockedValue { $0[operation] = h }
-            return h
-        }
-    }
-
-    private let cache = Cache()
+/// Per operation: a request counter by status, a latency histogram and the recent latencies
+/// the operator analytics read.
+final class RequestMetrics: Sendable {
+    private let counters = NIOLockedValueBox([String: Counter]())
+    private let histograms = NIOLockedValueBox([String: DurationHistogram]())
     let latencies: OperationLatencies
 
     init(latencies: OperationLatencies) { self.latencies = latencies }
+
+    func record(operation: String, status: Int, duration: Duration) {
+        counter(operation: operation, status: status).increment()
+        // A stream's duration is its connection's life, not a latency.
+        if operation != "streamSiteLive" {
+            histogram(operation: operation).record(duration)
+            latencies.record(operation, duration)
+        }
+    }
+
+    private func counter(operation: String, status: Int) -> Counter {
+        let key = "\(operation) \(status)"
+        if let c = counters.withLockedValue({ $0[key] }) { return c }
+        let c = ServerMetrics.registry.makeCounter(
+            name: "waymark_http_requests_total", labels: [("operation", operation), ("status", String(status))])
+        counters.withLockedValue { $0[key] = c }
+        return c
+    }
+
+    private func histogram(operation: String) -> DurationHistogram {
+        if let h = histograms.withLockedValue({ $0[operation] }) { return h }
+        let h = ServerMetrics.registry.makeDurationHistogram(
+            name: "waymark_http_request_duration_seconds", labels: [("operation", operation)],
+            buckets: ServerMetrics.latencyBuckets)
+        histograms.withLockedValue { $0[operation] = h }
+        return h
+    }
+
+    /// Runs `body` as the operation and records how it went; an error counts with the status
+    /// of the problem it becomes.
+    func measure<T>(operation: String, status: (T) -> Int, _ body: () async throws -> T) async throws -> T {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let result = try await body()
+            record(operation: operation, status: status(result), duration: clock.now - start)
+            return result
+        } catch {
+            record(operation: operation, status: ProblemMiddleware.problem(for: error).status, duration: clock.now - start)
+            throw error
+        }
+    }
+}
+
+struct MetricsMiddleware: ServerMiddleware {
+    let metrics: RequestMetrics
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let clock = ContinuousClock()
-        let start = clock.now
-        var status = 500
-        defer {
-            cache.counter(operation: operationID, status: status).increment()
-            // A stream's duration is its connection's life, not a latency.
-            if operationID != "streamSiteLive" {
-                let duration = clock.now - start
-                cache.histogram(operation: operationID).record(duration)
-                latencies.record(operationID, duration)
-            }
-        }
-        do {
-            let result = try await next(request, body, metadata)
-            status = Int(result.0.status.code)
-            return result
-        } catch {
-            status = ProblemMiddleware.problem(for: error).status
-            throw error
+        try await metrics.measure(operation: operationID, status: { Int($0.0.status.code) }) {
+            try await next(request, body, metadata)
         }
     }
 }

@@ -27,12 +27,7 @@ struct GatewayBodyMiddleware: ServerMiddleware {
         guard request.headerFields[.contentType] != nil else { throw Problem.unsupportedMediaType }
         guard let body else { return try await next(request, nil, metadata) }
         let bytes = try await [UInt8](collecting: body, upTo: maxBytes)
-        guard String(validating: bytes, as: UTF8.self) != nil, !bytes.starts(with: [0xEF, 0xBB, 0xBF]) else {
-            throw Problem.badRequest("The body must be JSON in UTF-8 (without a byte order mark).")
-        }
-        if Self.hasTrailingComma(bytes) {
-            throw Problem.badRequest("The body is not valid JSON: a comma ends a list or an object.")
-        }
+        try Self.checkJSONText(bytes)
         if operationID == Self.uplinkOperation,
            let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] {
             for path in Self.uplinkOptionalFields where Self.isNull(object, path) {
@@ -40,6 +35,16 @@ struct GatewayBodyMiddleware: ServerMiddleware {
             }
         }
         return try await next(request, HTTPBody(bytes), metadata)
+    }
+
+    /// UTF-8 without a byte order mark, and no trailing comma, else 400.
+    static func checkJSONText(_ bytes: [UInt8]) throws {
+        guard String(validating: bytes, as: UTF8.self) != nil, !bytes.starts(with: [0xEF, 0xBB, 0xBF]) else {
+            throw Problem.badRequest("The body must be JSON in UTF-8 (without a byte order mark).")
+        }
+        if hasTrailingComma(bytes) {
+            throw Problem.badRequest("The body is not valid JSON: a comma ends a list or an object.")
+        }
     }
 
     /// A `,` followed (after whitespace) by `]` or `}`, outside strings.

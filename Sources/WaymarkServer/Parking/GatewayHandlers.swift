@@ -20,14 +20,18 @@ struct GatewayAuthMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard Self.operations.contains(operationID) else { return try await next(request, body, metadata) }
-        guard let header = request.headerFields[.authorization],
-              header.count <= 512,
-              header.lowercased().hasPrefix("bearer "),
-              let id = try await keys.authenticate(secret: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces), now: now())
-        else { throw Problem.unauthorized }
+        let id = try await Self.gatewayId(authorization: request.headerFields[.authorization], keys: keys, now: now())
         return try await RequestContext.$gatewayId.withValue(id) {
             try await next(request, body, metadata)
         }
+    }
+
+    /// The gateway whose bearer secret `authorization` carries, else 401.
+    static func gatewayId(authorization header: String?, keys: GatewayKeys, now: Date) async throws -> String {
+        guard let header, header.count <= 512, header.lowercased().hasPrefix("bearer "),
+              let id = try await keys.authenticate(secret: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces), now: now)
+        else { throw Problem.unauthorized }
+        return id
     }
 }
 

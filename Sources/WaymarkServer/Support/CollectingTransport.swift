@@ -14,12 +14,15 @@ import Vapor
 /// same handler from a collected body).
 struct CollectingTransport: ServerTransport {
     let routes: any RoutesBuilder
+    /// Operations that have a route of their own (method and contract path): not registered here.
+    var servedElsewhere: [(method: HTTPRequest.Method, path: String)] = []
 
     func register(
         _ handler: @Sendable @escaping (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?),
         method: HTTPRequest.Method,
         path: String
     ) throws {
+        if servedElsewhere.contains(where: { $0.method == method && $0.path == path }) { return }
         let components = Self.components(path)
         let parameters = components.compactMap { component -> String? in
             if case .parameter(let name) = component { return name }

@@ -88,10 +88,13 @@ struct ProblemMiddleware: AsyncMiddleware {
     /// A decoding error names the field that failed, which helps the caller; everything else
     /// about the request stays out of the answer.
     private static func describe(_ error: ServerError) -> String {
-        if let decoding = error.underlyingError as? DecodingError {
-            return "The body does not match the schema: " + describe(decoding)
-        }
+        if let decoding = error.underlyingError as? DecodingError { return schemaMismatch(decoding).detail ?? "" }
         return error.causeDescription
+    }
+
+    /// A body that does not decode into the operation's schema.
+    static func schemaMismatch(_ error: DecodingError) -> Problem {
+        .badRequest("The body does not match the schema: " + describe(error))
     }
 
     static func describe(_ error: DecodingError) -> String {

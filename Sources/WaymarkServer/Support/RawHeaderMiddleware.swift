@@ -21,6 +21,15 @@ struct RawHeaderMiddleware: ServerMiddleware {
     ]
 
     /// Response headers the handlers set.
+    /// 400 when a header of `requestLimits` is longer than its bound.
+    static func checkLimits(_ value: (HTTPField.Name) -> String?) throws {
+        for (name, maxLength) in requestLimits {
+            if let v = value(name), v.unicodeScalars.count > maxLength {
+                throw Problem.badRequest("\(name.rawName) must be at most \(maxLength) characters.")
+            }
+        }
+    }
+
     static let responseHeaders: [HTTPField.Name] = [.eTag, .cacheControl]
 
     /// RFC 3986 unreserved characters: what the generated decoder leaves alone.
@@ -31,11 +40,9 @@ struct RawHeaderMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
-        for (name, maxLength) in Self.requestLimits {
+        try Self.checkLimits { request.headerFields[$0] }
+        for (name, _) in Self.requestLimits {
             guard let value = request.headerFields[name] else { continue }
-            guard value.unicodeScalars.count <= maxLength else {
-                throw Problem.badRequest("\(name.rawName) must be at most \(maxLength) characters.")
-            }
             // Encoded here so that the generated decoder hands the handler the value as sent.
             request.headerFields[name] = value.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? value
         }

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import Vapor
 import VaporTesting
+import SQLKit
+import WaymarkCore
 @testable import WaymarkServer
 
 @Suite("Sensor ingest (PRK-2)")
@@ -163,5 +165,29 @@ struct IngestTests {
         let states = (try JSONSerialization.jsonObject(with: Data(buffer: res.body)) as! [String: Any])["states"] as! String
         #expect(Array(states)[7] == "o")
         try await app.asyncShutdown()
+    }
+
+    @Test("PRK-2 a commit's read of a few dozen spots uses the spots' index on a campus-sized site, on both databases", arguments: TestDatabase.available)
+    func spotReadUsesIndex(db: TestDatabase) async throws {
+        try await TestApp.with(db, site: DemoCampus.fullerton) { ctx in
+            let sql = ctx.services.store.sql
+            let isPostgres = ctx.services.store.isPostgres
+            // With statistics, as a database has once autovacuum (or this) has looked at it.
+            try await sql.raw("ANALYZE").run()
+            var ids = JSONRows()
+            for row in try await sql.raw("SELECT id FROM spots ORDER BY ordinal, id LIMIT 32").all() {
+                ids.append(.text(try row.decode(column: "id", as: String.self)))
+            }
+            let query: SQLQueryString = """
+                SELECT wanted.n, spots.state FROM \(ids.table([("id", false)], isPostgres: isPostgres)) AS wanted
+                JOIN spots ON spots.id = wanted.id
+                """
+            let plan = try await sql.raw((isPostgres ? "EXPLAIN " : "EXPLAIN QUERY PLAN ") + query).all().map { row in
+                try row.decode(column: isPostgres ? "QUERY PLAN" : "detail", as: String.self)
+            }
+            #expect(try await sql.raw("SELECT count(*) AS n FROM spots").first()?.decode(column: "n", as: Int.self) ?? 0 > 8_000)
+            #expect(!plan.contains { $0.contains("Seq Scan on spots") || $0.hasPrefix("SCAN spots") }, "\(plan)")
+            #expect(plan.contains { $0.contains("spots_pkey") || $0.contains("USING INDEX") || $0.contains("USING PRIMARY KEY") }, "\(plan)")
+        }
     }
 }

@@ -76,7 +76,11 @@ struct JSONRows {
         if isPostgres {
             list = columns.enumerated().map { i, c in c.bigint ? "(e->>\(i))::bigint AS \(c.name)" : "e->>\(i) AS \(c.name)" }
                 .joined(separator: ", ")
-            return "(SELECT \(unsafeRaw: list), n FROM jsonb_array_elements(\(bind: json)::jsonb) WITH ORDINALITY AS t(e, n))"
+            // The LIMIT (never reached) tells the planner how many rows come: it assumes 100 for
+            // any set-returning function, and against a table of ten thousand spots that made
+            // a scan of the whole table look cheaper than a few dozen index lookups (measured:
+            // an ingest commit's read of 32 spots 0.80 ms that way, 0.19 ms with the index).
+            return "(SELECT \(unsafeRaw: list), n FROM jsonb_array_elements(\(bind: json)::jsonb) WITH ORDINALITY AS t(e, n) LIMIT \(literal: count))"
         }
         list = columns.enumerated().map { i, c in "value->>\(i) AS \(c.name)" }.joined(separator: ", ")
         return "(SELECT \(unsafeRaw: list), key AS n FROM jsonb_each(\(bind: json)))"

@@ -120,7 +120,12 @@ private func makeServices(app: Application, store: SQLStore, config: WaymarkConf
     let live = LiveHub(store: store, pollInterval: store.isPostgres ? .milliseconds(100) : .milliseconds(500), logger: app.logger)
     let accountQueries = AccountQueries(store: store)
     let throttles = Throttles(store: store)
-    let hasher = try PasswordHasher(cost: config.passwordHashCost, threadPool: app.threadPool)
+    // bcrypt gets threads of its own: on the application's pool, which SQLite's reads run on, a
+    // burst of logins (a quarter of a second each) would hold every thread and stall all reads.
+    let hashing = NIOThreadPool(numberOfThreads: max(1, System.coreCount))
+    hashing.start()
+    app.lifecycle.use(ThreadPoolShutdown(pool: hashing))
+    let hasher = try PasswordHasher(cost: config.passwordHashCost, threadPool: hashing)
     let accounts = AccountService(store: store, queries: accountQueries, hasher: hasher, throttles: throttles, now: now,
                                   identityLimit: config.identityLimitPerAddress)
     let mailer: (any Mailer)? = config.smtp.host == nil ? nil : SMTPMailer(settings: config.smtp, group: app.eventLoopGroup)
@@ -196,6 +201,12 @@ struct WriterLaneShutdown: LifecycleHandler {
     let lane: WriterLane
 
     func shutdownAsync(_ application: Application) async { await lane.shutdown() }
+}
+
+struct ThreadPoolShutdown: LifecycleHandler {
+    let pool: NIOThreadPool
+
+    func shutdownAsync(_ application: Application) async { try? await pool.shutdownGracefully() }
 }
 
 struct WaymarkServicesKey: StorageKey {

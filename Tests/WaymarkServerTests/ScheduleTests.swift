@@ -28,9 +28,11 @@ struct ScheduleTests {
             }
             let noLot = try await ctx.call(.POST, "/v1/me/schedule/blocks", token: me.token,
                                            json: ["weekday": 3, "startSlot": 0, "endSlot": 2, "lotId": UUID().uuidString])
-            #expect(noLot.status == .notFound)
+            // A lot that does not exist is a bad request, not a missing block.
+            #expect(noLot.status == .badRequest)
+            #expect(noLot.json["type"] as? String == "https://waymark.dev/problems/unknown-reference")
             #expect(try await ctx.call(.POST, "/v1/me/schedule/blocks", token: me.token,
-                                       json: ["weekday": 3, "startSlot": 0, "endSlot": 2, "lotId": "'; DROP TABLE lots;--"]).status == .notFound)
+                                       json: ["weekday": 3, "startSlot": 0, "endSlot": 2, "lotId": "'; DROP TABLE lots;--"]).status == .badRequest)
 
             let second = try await ctx.call(.POST, "/v1/me/schedule/blocks", token: me.token, json: ["weekday": 2, "startSlot": 20, "endSlot": 24])
             #expect(second.status == .created, "adjacent is not overlapping")
@@ -39,6 +41,11 @@ struct ScheduleTests {
             #expect(try await ctx.call(.PUT, "/v1/me/schedule/blocks/\(id)", token: me.token, json: ["weekday": 2, "startSlot": 16, "endSlot": 21]).status == .conflict)
             let moved = try await ctx.call(.PUT, "/v1/me/schedule/blocks/\(id)", token: me.token, json: ["weekday": 2, "startSlot": 14, "endSlot": 20])
             #expect(moved.status == .ok)
+            // Editing a block to name a lot that does not exist: the block is there, the lot is not.
+            let editNoLot = try await ctx.call(.PUT, "/v1/me/schedule/blocks/\(id)", token: me.token,
+                                               json: ["weekday": 2, "startSlot": 14, "endSlot": 20, "lotId": UUID().uuidString])
+            #expect(editNoLot.status == .badRequest)
+            #expect(editNoLot.json["type"] as? String == "https://waymark.dev/problems/unknown-reference")
             #expect(moved.json["lotId"] == nil, "a PUT without lotId clears the lot")
             #expect(try await ctx.call(.DELETE, "/v1/me/schedule/blocks/\(id)", token: me.token).status == .noContent)
             #expect(try await ctx.call(.DELETE, "/v1/me/schedule/blocks/\(id)", token: me.token).status == .notFound)

@@ -56,7 +56,7 @@ enum ScheduleMapping {
     /// Ids are compared as stored (lower case); anything that is not a UUID names no lot.
     static func lotId(_ text: String?) throws -> String? {
         guard let text else { return nil }
-        guard UUID(uuidString: text) != nil else { throw Problem.notFound("lot") }
+        guard UUID(uuidString: text) != nil else { throw Problem.unknownReference(field: "lotId", "lot") }
         return text.lowercased()
     }
 }

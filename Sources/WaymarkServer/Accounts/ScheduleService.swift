@@ -67,7 +67,7 @@ struct ScheduleService: Sendable {
         if let problem = WeeklySchedule.gridProblem(weekday: block.weekday, startSlot: block.startSlot, endSlot: block.endSlot) {
             throw Problem.badRequest(problem)
         }
-        if let lotId = block.lotId, try await parking.lot(id: lotId) == nil { throw Problem.notFound("lot") }
+        if let lotId = block.lotId, try await parking.lot(id: lotId) == nil { throw Problem.unknownReference(field: "lotId", "lot") }
         let now = now()
         let isPostgres = store.isPostgres
         try await store.write { sql in

@@ -27,6 +27,13 @@ public struct Problem: Error, Sendable, Codable, Equatable {
         Problem(type: "not-found", title: "Not found", status: 404, detail: "No \(what) with that id.")
     }
 
+    /// An id in the request body that names nothing. Not a 404: that would say the resource
+    /// the URL names is missing (a client would drop the schedule block it was editing).
+    public static func unknownReference(field: String, _ what: String) -> Problem {
+        Problem(type: "unknown-reference", title: "The request names something that does not exist", status: 400,
+                detail: "`\(field)` names no \(what).")
+    }
+
     public static let unauthorized = Problem(
         type: "unauthorized", title: "Missing or invalid credentials", status: 401,
         detail: "Send `Authorization: Bearer <key>`.")

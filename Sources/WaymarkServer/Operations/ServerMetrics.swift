@@ -38,11 +38,10 @@ enum ServerMetrics {
     }
 }
 
-/// Counts requests and their durations per operation: the operation id keeps the label set
-/// small, unlike raw paths full of ids. The metric objects are looked up once per label set
-/// and kept, since the registry's own lookup builds label keys on every call.
 /// Per operation: a request counter by status, a latency histogram and the recent latencies
-/// the operator analytics read.
+/// the operator analytics read. The operation id keeps the label set small, unlike raw paths
+/// full of ids. The metric objects are looked up once per label set and kept, since the
+/// registry's own lookup builds label keys on every call.
 final class RequestMetrics: Sendable {
     private let counters = NIOLockedValueBox([String: Counter]())
     private let histograms = NIOLockedValueBox([String: DurationHistogram]())
@@ -93,6 +92,7 @@ final class RequestMetrics: Sendable {
     }
 }
 
+/// Counts every generated route's requests under its operation id.
 struct MetricsMiddleware: ServerMiddleware {
     let metrics: RequestMetrics
 

@@ -20,7 +20,6 @@ struct RawHeaderMiddleware: ServerMiddleware {
         (idempotencyKey, IdempotencyKeys.maxLength),
     ]
 
-    /// Response headers the handlers set.
     /// 400 when a header of `requestLimits` is longer than its bound.
     static func checkLimits(_ value: (HTTPField.Name) -> String?) throws {
         for (name, maxLength) in requestLimits {
@@ -30,6 +29,7 @@ struct RawHeaderMiddleware: ServerMiddleware {
         }
     }
 
+    /// Response headers the handlers set.
     static let responseHeaders: [HTTPField.Name] = [.eTag, .cacheControl]
 
     /// RFC 3986 unreserved characters: what the generated decoder leaves alone.

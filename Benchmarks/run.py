@@ -224,10 +224,10 @@ def raw_sqlite(path, batch, seconds):
         now = int(time.time() * 1000)
         ids = json.dumps([c[0] for c in chosen])
         db.execute("BEGIN IMMEDIATE")
-        states = db.execute("SELECT id, state, observed_at, sequence FROM spots WHERE id IN (SELECT value FROM json_each(?))", (ids,)).fetchall()
+        states = db.execute("SELECT spot_id, state, observed_at, sequence FROM spot_states WHERE spot_id IN (SELECT value FROM json_each(?))", (ids,)).fetchall()
         flipped = {row[0]: ("f" if row[1] == "o" else "o") for row in states}
         sequence += 1
-        db.executemany("UPDATE spots SET state = ?, observed_at = ?, sequence = ? WHERE id = ?",
+        db.executemany("UPDATE spot_states SET state = ?, observed_at = ?, sequence = ? WHERE spot_id = ?",
                        [(flipped[c[0]], now, sequence, c[0]) for c in chosen])
         by_lot = {}
         for c in chosen:
@@ -265,8 +265,8 @@ def raw_postgres(url, batch, seconds):
     now = "(extract(epoch from now()) * 1000)::bigint"
     script.write(f"""\\set off random(1, {max(1, count - batch + 1)})
 BEGIN;
-SELECT count(*) FROM (SELECT state FROM spots WHERE id IN (SELECT id FROM ({chosen}) c) FOR UPDATE) s;
-UPDATE spots SET state = CASE state WHEN 'o' THEN 'f' ELSE 'o' END, observed_at = {now}, sequence = COALESCE(sequence, 0) + 1 FROM ({chosen}) c WHERE spots.id = c.id;
+SELECT count(*) FROM (SELECT state FROM spot_states WHERE spot_id IN (SELECT id FROM ({chosen}) c) FOR UPDATE) s;
+UPDATE spot_states SET state = CASE state WHEN 'o' THEN 'f' ELSE 'o' END, observed_at = {now}, sequence = COALESCE(sequence, 0) + 1 FROM ({chosen}) c WHERE spot_states.spot_id = c.id;
 UPDATE lots SET version = version + 1, last_change_at = {now} WHERE id IN (SELECT lot_id FROM ({chosen}) c);
 INSERT INTO live_events (id, event_count, site_id, lot_id, at, kind, payload)
 SELECT next.id + SUM(g.events) OVER (ORDER BY g.lot_id) - g.events, g.events, g.site_id, g.lot_id, {now}, 'spots', repeat('x', {json_length}) || g.lines

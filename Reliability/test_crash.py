@@ -56,14 +56,14 @@ class Positions:
             conn.close()
 
     def spots(self) -> dict[str, tuple[tuple[int, int], str]]:
-        rows = self._rows("SELECT sensor_id, observed_at, sequence, state FROM spots WHERE observed_at IS NOT NULL")
+        rows = self._rows("SELECT sensor_id, observed_at, sequence, state FROM spots JOIN spot_states ON spot_id = id WHERE observed_at IS NOT NULL")
         return {r[0]: ((int(r[1]), int(r[2] or 0)), r[3]) for r in rows}
 
     def counter_mismatches(self) -> list[str]:
         counters = {r[0]: dict(zip("fohbcu", map(int, r[1:]))) for r in self._rows(
             "SELECT id, count_f, count_o, count_h, count_b, count_c, count_u FROM lots")}
         actual: dict[str, dict[str, int]] = {lot: dict.fromkeys("fohbcu", 0) for lot in counters}
-        for lot, state, n in self._rows("SELECT lot_id, state, COUNT(*) FROM spots GROUP BY lot_id, state"):
+        for lot, state, n in self._rows("SELECT lot_id, state, COUNT(*) FROM spots JOIN spot_states ON spot_id = id GROUP BY lot_id, state"):
             actual[lot][state] = int(n)
         return [f"lot {lot}: counters {counters[lot]} but spots {actual[lot]}" for lot in counters if counters[lot] != actual[lot]]
 
@@ -302,7 +302,7 @@ def check_holds(holder: Holder, positions: "Positions") -> list[str]:
     for hold, (spot, _, ended, asked) in rows.items():
         if ended == "" and asked == "":
             claiming.setdefault(spot, []).append(hold)
-    states = dict(positions._rows("SELECT id, state FROM spots WHERE state = 'h' OR id IN (SELECT spot_id FROM holds WHERE ended_at IS NULL AND asked_at IS NULL)"))
+    states = dict(positions._rows("SELECT spot_id, state FROM spot_states WHERE state = 'h' OR spot_id IN (SELECT spot_id FROM holds WHERE ended_at IS NULL AND asked_at IS NULL)"))
     problems += [f"spot {spot} is claimed by {holds} but its state is {states.get(spot)!r}"
                  for spot, holds in claiming.items() if states.get(spot) != "h" or len(holds) != 1]
     problems += [f"spot {spot} is held with no hold claiming it" for spot, st in states.items() if st == "h" and spot not in claiming]

@@ -272,7 +272,7 @@ extension TestContext {
     /// Worked out independently of the server: the free spot of `among` closest to `origin`,
     /// ties to the smaller id as the contract of `SoftHold.nearest` says.
     func nearestFree(to origin: String, among ids: [String], excludingCategories: Set<String>) async throws -> String? {
-        let rows = try await services.store.sql.raw("SELECT id, state, category, center_lat, center_lon FROM spots").all()
+        let rows = try await services.store.sql.raw("SELECT id, st.state, category, center_lat, center_lon FROM spots JOIN spot_states st ON st.spot_id = spots.id").all()
         var byId: [String: (state: String, category: String, c: Coordinate)] = [:]
         for r in rows {
             byId[try r.decode(column: "id", as: String.self)] = (

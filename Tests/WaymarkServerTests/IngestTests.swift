@@ -167,27 +167,39 @@ struct IngestTests {
         try await app.asyncShutdown()
     }
 
-    @Test("PRK-2 a commit's read of a few dozen spots uses the spots' index on a campus-sized site, on both databases", arguments: TestDatabase.available)
+    @Test("PRK-2 a commit's read of a few dozen spots uses the spot states' key on a campus-sized site, on both databases", arguments: TestDatabase.available)
     func spotReadUsesIndex(db: TestDatabase) async throws {
         try await TestApp.with(db, site: DemoCampus.fullerton) { ctx in
             let sql = ctx.services.store.sql
             let isPostgres = ctx.services.store.isPostgres
             // With statistics, as a database has once autovacuum (or this) has looked at it.
             try await sql.raw("ANALYZE").run()
-            var ids = JSONRows()
-            for row in try await sql.raw("SELECT id FROM spots ORDER BY ordinal, id LIMIT 32").all() {
-                ids.append(.text(try row.decode(column: "id", as: String.self)))
+            let ids = try await sql.raw("SELECT id FROM spots ORDER BY ordinal, id LIMIT 32").all().map {
+                try $0.decode(column: "id", as: String.self)
             }
-            let query: SQLQueryString = """
-                SELECT wanted.n, spots.state FROM \(ids.table([("id", false)], isPostgres: isPostgres)) AS wanted
-                JOIN spots ON spots.id = wanted.id
-                """
+            let query = IngestService.readStates(of: ids, isPostgres: isPostgres)
             let plan = try await sql.raw((isPostgres ? "EXPLAIN " : "EXPLAIN QUERY PLAN ") + query).all().map { row in
                 try row.decode(column: isPostgres ? "QUERY PLAN" : "detail", as: String.self)
             }
-            #expect(try await sql.raw("SELECT count(*) AS n FROM spots").first()?.decode(column: "n", as: Int.self) ?? 0 > 8_000)
-            #expect(!plan.contains { $0.contains("Seq Scan on spots") || $0.hasPrefix("SCAN spots") }, "\(plan)")
-            #expect(plan.contains { $0.contains("spots_pkey") || $0.contains("USING INDEX") || $0.contains("USING PRIMARY KEY") }, "\(plan)")
+            #expect(try await sql.raw("SELECT count(*) AS n FROM spot_states").first()?.decode(column: "n", as: Int.self) ?? 0 > 8_000)
+            #expect(!plan.contains { $0.contains("Seq Scan on spot_states") || $0.hasPrefix("SCAN s") }, "\(plan)")
+            #expect(plan.contains { $0.contains("spot_states_pkey") || $0.contains("USING PRIMARY KEY") }, "\(plan)")
+            #expect(try await sql.raw(query).all().count == ids.count)
+        }
+    }
+
+    @Test("PRK-2 every spot has exactly one state row, and a spot's state row goes with it, on both databases", arguments: TestDatabase.available)
+    func everySpotHasOneState(db: TestDatabase) async throws {
+        try await TestApp.with(db, site: DemoCampus.fullerton) { ctx in
+            let sql = ctx.services.store.sql
+            let count = { (query: SQLQueryString) in try await sql.raw(query).first()?.decode(column: "n", as: Int.self) ?? -1 }
+            let spots = try await count("SELECT count(*) AS n FROM spots")
+            #expect(spots > 8_000)
+            #expect(try await count("SELECT count(*) AS n FROM spots s JOIN spot_states st ON st.spot_id = s.id") == spots)
+            #expect(try await count("SELECT count(*) AS n FROM spot_states") == spots)
+            let lot = try await sql.raw("SELECT lot_id FROM spots LIMIT 1").first()!.decode(column: "lot_id", as: String.self)
+            try await sql.raw("DELETE FROM spots WHERE lot_id = \(bind: lot)").run()
+            #expect(try await count("SELECT count(*) AS n FROM spot_states") == (try await count("SELECT count(*) AS n FROM spots")))
         }
     }
 }

@@ -57,7 +57,7 @@ struct ProblemTests {
             try expectProblem(try await t.sendRequest(.POST, "/v1/gateway/events", headers: headers, body: ByteBuffer(string: huge)), .payloadTooLarge)
 
             // Nothing of the above was stored.
-            let n = try await ctx.services.store.sql.raw("SELECT COUNT(*) AS n FROM spots WHERE observed_at IS NOT NULL").first()!
+            let n = try await ctx.services.store.sql.raw("SELECT COUNT(*) AS n FROM spot_states WHERE observed_at IS NOT NULL").first()!
             #expect(try n.decode(column: "n", as: Int.self) == 0)
             // And the server is still healthy.
             #expect(try await ctx.get("/health").status == .ok)
@@ -81,7 +81,7 @@ struct ProblemTests {
             try expectProblem(try await send([auth, ("Content-Type", "text/plain")]), .unsupportedMediaType)
             try expectProblem(try await send([auth, json, ("Accept", "text/html")]), .notAcceptable)
             try expectProblem(try await send([auth, json, ("Idempotency-Key", String(repeating: "k", count: 500))]), .badRequest)
-            let stored = try await ctx.services.store.sql.raw("SELECT COUNT(*) AS n FROM spots WHERE observed_at IS NOT NULL").first()!
+            let stored = try await ctx.services.store.sql.raw("SELECT COUNT(*) AS n FROM spot_states WHERE observed_at IS NOT NULL").first()!
             #expect(try stored.decode(column: "n", as: Int.self) == 0, "nothing refused was stored")
 
             let ok = try await send([auth, json, ("Accept", "application/json, text/html;q=0.5")])

@@ -14,5 +14,6 @@ enum Migrations {
         CreateNotifications(),
         CreateOperatorAnalytics(),
         GroupLiveEvents(),
+        CreateSpotStates(),
     ]
 }

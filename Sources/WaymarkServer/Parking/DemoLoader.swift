@@ -70,17 +70,21 @@ struct DemoLoader: Sendable {
                 """).run()
 
             for chunk in Array(zip(spots, states)).chunked(200) {
-                let rows: [SQLQueryString] = chunk.map { (spot, state) -> SQLQueryString in
-                    """
-                    (\(bind: UUID().uuidString.lowercased()), \(bind: lotId), \(bind: spot.ordinal), \(bind: spot.label), \(bind: spot.level),
+                let ids = chunk.map { _ in UUID().uuidString.lowercased() }
+                let rows: [SQLQueryString] = zip(ids, chunk).map { (id, item) -> SQLQueryString in
+                    let spot = item.0
+                    return """
+                    (\(bind: id), \(bind: lotId), \(bind: spot.ordinal), \(bind: spot.label), \(bind: spot.level),
                      \(bind: spot.category.rawValue), \(bind: spot.sensorId), \(bind: spot.center.latitude), \(bind: spot.center.longitude),
-                     \(bind: spot.headingDegrees), \(bind: spot.lengthMetres), \(bind: spot.widthMetres), \(bind: String(state.rawValue)))
+                     \(bind: spot.headingDegrees), \(bind: spot.lengthMetres), \(bind: spot.widthMetres))
                     """
                 }
                 try await sql.raw("""
                     INSERT INTO spots (id, lot_id, ordinal, label, level, category, sensor_id, center_lat, center_lon,
-                      heading, length, width, state) VALUES \(rows.joined(separator: ", "))
+                      heading, length, width) VALUES \(rows.joined(separator: ", "))
                     """).run()
+                let stateRows: [SQLQueryString] = zip(ids, chunk).map { (id, item) in "(\(bind: id), \(bind: String(item.1.rawValue)))" }
+                try await sql.raw("INSERT INTO spot_states (spot_id, state) VALUES \(stateRows.joined(separator: ", "))").run()
             }
 
             // Four weeks of history at every site-local :00 and :30.

@@ -205,7 +205,7 @@ struct HoldService: Sendable {
 
     /// Free → held, only if free now.
     private func claim(_ ref: SpotRef, sql: any SQLDatabase, at now: Date) async throws -> SpotChange? {
-        let row = try await sql.raw("UPDATE spots SET state = 'h' WHERE id = \(bind: ref.spotId) AND state = 'f' RETURNING id").first()
+        let row = try await sql.raw("UPDATE spot_states SET state = 'h' WHERE spot_id = \(bind: ref.spotId) AND state = 'f' RETURNING spot_id").first()
         return row == nil ? nil : SpotChange(ref: ref, before: .free, after: .held, at: now)
     }
 
@@ -241,8 +241,9 @@ struct HoldService: Sendable {
 
     private func spotInfo(_ spotId: String) async throws -> SpotInfo? {
         guard let r = try await store.sql.raw("""
-            SELECT s.id, s.lot_id, s.ordinal, s.category, s.state, s.center_lat, s.center_lon, l.site_id, l.permit_rules, t.time_zone
-            FROM spots s JOIN lots l ON l.id = s.lot_id JOIN sites t ON t.id = l.site_id WHERE s.id = \(bind: spotId)
+            SELECT s.id, s.lot_id, s.ordinal, s.category, st.state, s.center_lat, s.center_lon, l.site_id, l.permit_rules, t.time_zone
+            FROM spots s JOIN spot_states st ON st.spot_id = s.id JOIN lots l ON l.id = s.lot_id JOIN sites t ON t.id = l.site_id
+            WHERE s.id = \(bind: spotId)
             """).first(),
             let zone = TimeZone(identifier: try r.decode(column: "time_zone", as: String.self))
         else { return nil }
@@ -269,7 +270,8 @@ struct HoldService: Sendable {
         }
         let rows = try await sql.raw("""
             SELECT s.id, s.lot_id, s.ordinal, s.category, s.center_lat, s.center_lon
-            FROM spots s JOIN lots l ON l.id = s.lot_id WHERE l.site_id = \(bind: siteId) AND s.state = 'f'
+            FROM spots s JOIN spot_states st ON st.spot_id = s.id JOIN lots l ON l.id = s.lot_id
+            WHERE l.site_id = \(bind: siteId) AND st.state = 'f'
             """).all()
         return try rows.map { r in
             let lotId = try r.decode(column: "lot_id", as: String.self)

@@ -107,7 +107,7 @@ enum HoldStore {
         guard let ended else { return (false, nil) }
         guard try ended.decode(column: "asked_at", as: Int64?.self) == nil else { return (true, nil) }
         let freed = try await sql.raw("""
-            UPDATE spots SET state = 'f' WHERE id = \(bind: hold.spotId) AND state = 'h' RETURNING id
+            UPDATE spot_states SET state = 'f' WHERE spot_id = \(bind: hold.spotId) AND state = 'h' RETURNING spot_id
             """).first()
         return (true, freed == nil ? nil : SpotChange(ref: hold.ref, before: .held, after: .free, at: now))
     }

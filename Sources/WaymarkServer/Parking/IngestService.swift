@@ -166,15 +166,9 @@ actor IngestService {
         }
         // The spots' current states, each row named by its spot's number rather than its id:
         // no id to decode and hash per row.
-        var ids = JSONRows(reservingBytes: spots.count * 44)
-        for ref in spots { ids.append(.text(ref.spotId)) }
         let base = isPostgres ? 1 : 0 // WITH ORDINALITY counts from 1, SQLite's array keys from 0
-        let lock = isPostgres ? " FOR UPDATE OF spots" : ""
         var current = [SpotSensorState?](repeating: nil, count: spots.count)
-        let rows = try await sql.raw("""
-            SELECT wanted.n, spots.state, spots.observed_at, spots.sequence
-            FROM \(ids.table([("id", false)], isPostgres: isPostgres)) AS wanted JOIN spots ON spots.id = wanted.id\(unsafeRaw: lock)
-            """).all()
+        let rows = try await sql.raw(readStates(of: spots.map(\.spotId), isPostgres: isPostgres)).all()
         for row in rows {
             let k = try row.decode(column: "n", as: Int.self) - base
             let code = try row.decode(column: "state", as: String.self)
@@ -224,6 +218,18 @@ actor IngestService {
         return (outcomes, lots, !asking.isEmpty)
     }
 
+    /// The states of a commit's spots, locked for the commit; a row's `n` is the spot's place
+    /// in `spotIds`.
+    static func readStates(of spotIds: [String], isPostgres: Bool) -> SQLQueryString {
+        var ids = JSONRows(reservingBytes: spotIds.count * 44)
+        for id in spotIds { ids.append(.text(id)) }
+        let lock = isPostgres ? " FOR UPDATE OF s" : ""
+        return """
+            SELECT wanted.n, s.state, s.observed_at, s.sequence
+            FROM \(ids.table([("id", false)], isPostgres: isPostgres)) AS wanted JOIN spot_states s ON s.spot_id = wanted.id\(unsafeRaw: lock)
+            """
+    }
+
     /// One statement for all spots of the commit.
     private static func writeSpots(_ updates: [(spotId: String, state: SpotSensorState)], sql: any SQLDatabase, isPostgres: Bool) async throws {
         var rows = JSONRows(reservingBytes: updates.count * 80)
@@ -233,8 +239,8 @@ actor IngestService {
         }
         let v = rows.table([("id", false), ("state", false), ("obs", true), ("seq", true)], isPostgres: isPostgres)
         try await sql.raw("""
-            UPDATE spots SET state = v.state, observed_at = v.obs, sequence = v.seq
-            FROM \(v) AS v WHERE spots.id = v.id
+            UPDATE spot_states SET state = v.state, observed_at = v.obs, sequence = v.seq
+            FROM \(v) AS v WHERE spot_states.spot_id = v.id
             """).run()
     }
 }

@@ -48,7 +48,9 @@ struct ParkingQueries: Sendable {
 
     /// The lot's states, one character per spot in ordinal order.
     func spotStates(lotId: String) async throws -> String {
-        let rows = try await sql.raw("SELECT state FROM spots WHERE lot_id = \(bind: lotId) ORDER BY ordinal").all()
+        let rows = try await sql.raw("""
+            SELECT st.state FROM spots s JOIN spot_states st ON st.spot_id = s.id WHERE s.lot_id = \(bind: lotId) ORDER BY s.ordinal
+            """).all()
         var out = ""
         out.reserveCapacity(rows.count)
         for row in rows {

@@ -11,7 +11,7 @@ struct SpotChange: Sendable {
     var at: Date
 }
 
-/// What every writer of spot states does after changing `spots.state`, inside its
+/// What every writer of spot states does after changing `spot_states.state`, inside its
 /// transaction: the lots' counters move and one live event per changed spot is appended, as
 /// one row per lot (`SpotEventRow`).
 /// On PostgreSQL the caller holds `LiveHub.appendLockKey`.

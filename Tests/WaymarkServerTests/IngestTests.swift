@@ -188,6 +188,71 @@ struct IngestTests {
         }
     }
 
+    @Test("PRK-2 on PostgreSQL, a commit decided from states that change before it is applied writes nothing, and is made again from the new states")
+    func staleDecisionIsMadeAgain() async throws {
+        guard TestDatabase.available.contains(.postgres) else { return }
+        try await TestApp.with(.postgres) { ctx in
+            let sql = ctx.services.store.sql
+            let sensor = Fixtures.sensorIds(lot: "L")[3]
+            let t = ctx.clock.now
+            _ = try await ctx.ingest([TestContext.event(sensor, false, at: t.addingTimeInterval(-60), seq: 1)])
+            let spot = try await sql.raw("SELECT id, lot_id FROM spots WHERE sensor_id = \(bind: sensor)").first()!
+            let spotId = try spot.decode(column: "id", as: String.self), lotId = try spot.decode(column: "lot_id", as: String.self)
+            let closed = try await sql.raw("SELECT id FROM spots WHERE sensor_id = \(bind: Fixtures.sensorIds(lot: "L")[5])").first()!
+                .decode(column: "id", as: String.self)
+
+            // Another writer takes the spot (free → held) and closes another (unknown → closed),
+            // and has not committed when the report comes: the report is judged against "free",
+            // and only then does the other change commit.
+            let (ready, isReady) = AsyncStream<Void>.makeStream()
+            let (release, doRelease) = AsyncStream<Void>.makeStream()
+            let other = Task {
+                try await ctx.services.store.database.withConnection { connection in
+                    let other = connection as! any SQLDatabase
+                    try await other.raw("BEGIN").run()
+                    try await other.raw("UPDATE spot_states SET state = 'h' WHERE spot_id = \(bind: spotId)").run()
+                    try await other.raw("UPDATE spot_states SET state = 'c' WHERE spot_id = \(bind: closed)").run()
+                    try await other.raw("""
+                        UPDATE lots SET count_f = count_f - 1, count_h = count_h + 1, count_u = count_u - 1, count_c = count_c + 1,
+                          version = version + 1 WHERE id = \(bind: lotId)
+                        """).run()
+                    isReady.yield()
+                    for await _ in release { break }
+                    try await other.raw("COMMIT").run()
+                }
+            }
+            for await _ in ready { break }
+            async let report = ctx.ingest([TestContext.event(sensor, true, at: t, seq: 2)])
+            // The commit is waiting for the other writer's row.
+            var waiting = false
+            for _ in 0..<200 where !waiting {
+                waiting = try await sql.raw("SELECT count(*) AS n FROM pg_locks WHERE NOT granted").first()!.decode(column: "n", as: Int.self) > 0
+                if !waiting { try await Task.sleep(for: .milliseconds(25)) }
+            }
+            #expect(waiting)
+            doRelease.yield()
+            try await other.value
+            let (status, body) = try await report
+            #expect(status == .ok)
+            #expect(body["accepted"] as? Int == 1)
+
+            // Held → occupied on top of the other writer's counts: had the first decision been
+            // written, the lot's counters would be free → occupied applied to what was read,
+            // with the closed spot and the hold lost from them.
+            #expect(try await sql.raw("SELECT state FROM spot_states WHERE spot_id = \(bind: spotId)").first()!.decode(column: "state", as: String.self) == "o")
+            let counters = try await sql.raw("SELECT \(unsafeRaw: LotCountsRow.columns) FROM lots WHERE id = \(bind: lotId)")
+                .first(decoding: LotCountsRow.self, keyDecodingStrategy: .convertFromSnakeCase)!
+            var counted = LotCounts()
+            for row in try await sql.raw("SELECT st.state FROM spots s JOIN spot_states st ON st.spot_id = s.id WHERE s.lot_id = \(bind: lotId)").all() {
+                counted[SpotState(code: try row.decode(column: "state", as: String.self).first!) ?? .unknown] += 1
+            }
+            #expect(counters.counts == counted)
+            // One live event for the spot's change, as the long way writes it.
+            let events = try await sql.raw("SELECT SUM(event_count)::bigint AS n FROM live_events WHERE lot_id = \(bind: lotId) AND kind = 'spots'").first()!
+            #expect(try events.decode(column: "n", as: Int.self) == 2)
+        }
+    }
+
     @Test("PRK-2 every spot has exactly one state row, and a spot's state row goes with it, on both databases", arguments: TestDatabase.available)
     func everySpotHasOneState(db: TestDatabase) async throws {
         try await TestApp.with(db, site: DemoCampus.fullerton) { ctx in

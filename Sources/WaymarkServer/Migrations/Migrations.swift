@@ -15,5 +15,6 @@ enum Migrations {
         CreateOperatorAnalytics(),
         GroupLiveEvents(),
         CreateSpotStates(),
+        CreateSensorCommitFunction(),
     ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PostgresNIO
 
 import SQLKit
 import WaymarkAPI
@@ -32,6 +33,9 @@ actor IngestService {
     private let logger: Logger
     private var queue: [Pending] = []
     private var draining = false
+    /// PostgreSQL: what this server's own commits last wrote, so that a commit need not read
+    /// it back first (see `applyInOneStatement`).
+    private var memory = CommitMemory()
 
     /// Bounds one transaction, so that a flood of requests cannot build a commit that holds the
     /// write lock for long.
@@ -94,7 +98,9 @@ actor IngestService {
             }
             do {
                 let started = ContinuousClock.now
-                let (outcomes, lots, notified) = try await Self.commit(batch.map(\.request), store: store, now: now())
+                let known = memory
+                let (outcomes, lots, notified, learned) = try await Self.commit(batch.map(\.request), store: store, now: now(), memory: known)
+                memory.learn(learned)
                 ServerMetrics.registry.makeDurationHistogram(
                     name: "waymark_ingest_commit_duration_seconds", buckets: ServerMetrics.latencyBuckets
                 ).record(ContinuousClock.now - started)
@@ -127,8 +133,8 @@ actor IngestService {
     /// One transaction for many requests. Reports are applied in arrival order, so a report
     /// older than one that came before it in the same commit is stale, as it would be across commits.
     static func commit(
-        _ requests: [Request], store: SQLStore, now: Date
-    ) async throws -> (outcomes: [[IngestOutcome]], lots: [Components.Schemas.LotOccupancy], notified: Bool) {
+        _ requests: [Request], store: SQLStore, now: Date, memory: CommitMemory = CommitMemory()
+    ) async throws -> (outcomes: [[IngestOutcome]], lots: [Components.Schemas.LotOccupancy], notified: Bool, learned: CommitMemory.Lesson) {
         var outcomes = requests.map(\.outcomes)
         // Every spot of the commit once, numbered; reports refer to their spot by number.
         var number: [String: Int] = [:]
@@ -146,63 +152,108 @@ actor IngestService {
                 work.append(Work(request: r, position: i, spot: k))
             }
         }
-        if work.isEmpty { return (outcomes, [], false) }
+        if work.isEmpty { return (outcomes, [], false, .init()) }
         let found = work, refs = spots
 
-        let decided = try await store.write { sql in
-            try await apply(work: found, spots: refs, requests: requests, sql: sql, isPostgres: store.isPostgres, now: now)
+        let decided: Decided
+        var learned = CommitMemory.Lesson()
+        if store.isPostgres {
+            let attempt = try await applyInOneStatement(work: found, spots: refs, requests: requests, sql: store.sql, memory: memory, now: now)
+            learned = attempt.learned
+            if let applied = attempt.decided {
+                decided = applied
+            } else {
+                decided = try await store.write { sql in
+                    try await apply(work: found, spots: refs, requests: requests, sql: sql, isPostgres: true, now: now)
+                }
+            }
+        } else {
+            decided = try await store.write { sql in
+                try await apply(work: found, spots: refs, requests: requests, sql: sql, isPostgres: false, now: now)
+            }
         }
         for (k, outcome) in decided.outcomes.enumerated() { outcomes[work[k].request][work[k].position] = outcome }
-        return (outcomes, decided.lots, decided.notified)
+        return (outcomes, decided.lots, decided.notified, learned)
     }
 
+    private typealias Decided = (outcomes: [IngestOutcome], lots: [Components.Schemas.LotOccupancy], notified: Bool)
+
+    /// The spots' states as read, and as the commit's reports leave them.
+    private struct Judged {
+        /// One per report of the commit, in `work` order.
+        var outcomes: [IngestOutcome] = []
+        var before: [SpotSensorState?]
+        var after: [SpotSensorState?]
+        /// The stored columns as read.
+        var stored: [StoredSpotState?]
+        /// When an accepted report last moved the spot; nil: the spot is not written.
+        var changedAt: [Date?]
+
+        var updated: [Int] { after.indices.filter { changedAt[$0] != nil } }
+
+        /// The spots whose shown state changed.
+        func changes(_ spots: [SpotRef]) -> [SpotChange] {
+            updated.compactMap { k -> SpotChange? in
+                guard let was = before[k]?.state, let now = after[k]?.state, was != now, let at = changedAt[k] else { return nil }
+                return SpotChange(ref: spots[k], before: was, after: now, at: at)
+            }
+        }
+    }
+
+    /// Reads the spots' states (each row named by its spot's number rather than its id: no id
+    /// to decode and hash per row); nil where a spot has none.
+    private static func read(_ spotIds: [String], sql: any SQLDatabase, isPostgres: Bool, locking: Bool) async throws -> [StoredSpotState?] {
+        let base = isPostgres ? 1 : 0 // WITH ORDINALITY counts from 1, SQLite's array keys from 0
+        var stored = [StoredSpotState?](repeating: nil, count: spotIds.count)
+        guard !spotIds.isEmpty else { return stored }
+        for row in try await sql.raw(readStates(of: spotIds, isPostgres: isPostgres, locking: locking)).all() {
+            let k = try row.decode(column: "n", as: Int.self) - base
+            guard stored.indices.contains(k) else { continue }
+            stored[k] = StoredSpotState(
+                state: try row.decode(column: "state", as: String.self).first.flatMap(SpotState.init(code:)) ?? .unknown,
+                observedAt: try row.decodeOptional(column: "observed_at", as: Int64.self),
+                sequence: try row.decodeOptional(column: "sequence", as: Int64.self))
+        }
+        return stored
+    }
+
+    /// Applies the reports to the spots' states in arrival order.
+    private static func judge(work: [Work], requests: [Request], stored: [StoredSpotState?]) -> Judged {
+        var judged = Judged(before: stored.map { $0?.sensorState }, after: [], stored: stored,
+                            changedAt: Array(repeating: nil, count: stored.count))
+        var current = judged.before
+        judged.outcomes.reserveCapacity(work.count)
+        for item in work {
+            guard let spot = current[item.spot] else { judged.outcomes.append(.unknownSensor); continue }
+            let report = requests[item.request].reports[item.position]
+            let (outcome, next) = SensorIngest.apply(report, to: spot)
+            judged.outcomes.append(outcome)
+            guard outcome == .accepted else { continue }
+            current[item.spot] = next
+            judged.changedAt[item.spot] = report.observedAt
+        }
+        judged.after = current
+        return judged
+    }
+
+    /// The commit as a transaction: everything read under the locks it writes with.
     private static func apply(
         work: [Work], spots: [SpotRef], requests: [Request], sql: any SQLDatabase, isPostgres: Bool, now: Date
-    ) async throws -> (outcomes: [IngestOutcome], lots: [Components.Schemas.LotOccupancy], notified: Bool) {
+    ) async throws -> Decided {
         if isPostgres {
             // Event ids must become visible in id order for live readers to never skip one:
             // every writer of live events takes this lock, so commits happen in id order.
             try await sql.raw("SELECT pg_advisory_xact_lock(\(bind: LiveHub.appendLockKey))").run()
         }
-        // The spots' current states, each row named by its spot's number rather than its id:
-        // no id to decode and hash per row.
-        let base = isPostgres ? 1 : 0 // WITH ORDINALITY counts from 1, SQLite's array keys from 0
-        var current = [SpotSensorState?](repeating: nil, count: spots.count)
-        let rows = try await sql.raw(readStates(of: spots.map(\.spotId), isPostgres: isPostgres)).all()
-        for row in rows {
-            let k = try row.decode(column: "n", as: Int.self) - base
-            let code = try row.decode(column: "state", as: String.self)
-            let observed = try row.decodeOptional(column: "observed_at", as: Int64.self)
-            let sequence = try row.decodeOptional(column: "sequence", as: Int64.self)
-            guard current.indices.contains(k) else { continue }
-            current[k] = SpotSensorState(
-                state: code.first.flatMap(SpotState.init(code:)) ?? .unknown,
-                lastReport: observed.map { ReportPosition(observedAtMillis: $0, sequence: sequence ?? 0) })
-        }
+        let stored = try await read(spots.map(\.spotId), sql: sql, isPostgres: isPostgres, locking: true)
+        let judged = judge(work: work, requests: requests, stored: stored)
+        let updated = judged.updated
+        guard !updated.isEmpty else { return (judged.outcomes, [], false) }
 
-        var outcomes: [IngestOutcome] = []
-        outcomes.reserveCapacity(work.count)
-        let before = current
-        var changedAt = [Date?](repeating: nil, count: spots.count)
-        for item in work {
-            guard let spot = current[item.spot] else { outcomes.append(.unknownSensor); continue }
-            let report = requests[item.request].reports[item.position]
-            let (outcome, next) = SensorIngest.apply(report, to: spot)
-            outcomes.append(outcome)
-            guard outcome == .accepted else { continue }
-            current[item.spot] = next
-            changedAt[item.spot] = report.observedAt
-        }
-        let updated = spots.indices.filter { changedAt[$0] != nil }
-        guard !updated.isEmpty else { return (outcomes, [], false) }
-
-        try await writeSpots(updated.map { (spots[$0].spotId, current[$0]!) }, sql: sql, isPostgres: isPostgres)
+        try await writeSpots(updated.map { (spots[$0].spotId, judged.after[$0]!) }, sql: sql, isPostgres: isPostgres)
 
         // Lot counters, then one live event per spot whose shown state changed.
-        let changed = updated.compactMap { k -> SpotChange? in
-            guard let was = before[k]?.state, let now = current[k]?.state, was != now, let at = changedAt[k] else { return nil }
-            return SpotChange(ref: spots[k], before: was, after: now, at: at)
-        }
+        let changed = judged.changes(spots)
         // A car on a held spot turns the hold into the question "was it you?" (PRK-10).
         let taken = changed.filter { $0.before == .held && $0.after == .occupied }.map(\.ref.spotId)
         var asking: [NotificationDraft] = []
@@ -215,15 +266,92 @@ actor IngestService {
         }
         let lots = try await SpotChanges.record(changed, sql: sql, isPostgres: isPostgres, now: now)
         try await NotificationStore.insert(asking, at: now, sql: sql)
-        return (outcomes, lots, !asking.isEmpty)
+        return (judged.outcomes, lots, !asking.isEmpty)
     }
 
-    /// The states of a commit's spots, locked for the commit; a row's `n` is the spot's place
-    /// in `spotIds`.
-    static func readStates(of spotIds: [String], isPostgres: Bool) -> SQLQueryString {
+    /// PostgreSQL: the commit in one statement (see `CreateSensorCommitFunction`), decided from
+    /// states this server's last commits wrote (`memory`) or, for spots and lots it has not
+    /// written yet, read without a transaction. Every round trip to PostgreSQL costs a commit
+    /// more than the database's work on it, so in the steady state this is the only one.
+    ///
+    /// `decided` is nil when the commit cannot be made this way: a car arrived on a held spot
+    /// (that commit also writes the hold and its notification), or something it was decided
+    /// from had changed (a hold, another server); then nothing was written, what was
+    /// remembered of its spots and lots is forgotten, and the caller runs `apply`, which reads
+    /// again under locks. A remembered report position can only be older than the stored one
+    /// (positions only grow), so a report judged duplicate or stale by it is that by the stored
+    /// one too; an accepted one is checked by the function.
+    private static func applyInOneStatement(
+        work: [Work], spots: [SpotRef], requests: [Request], sql: any SQLDatabase, memory: CommitMemory, now: Date
+    ) async throws -> (decided: Decided?, learned: CommitMemory.Lesson) {
+        var stored = spots.map { memory.spots[$0.spotId] }
+        let unknown = stored.indices.filter { stored[$0] == nil }
+        if !unknown.isEmpty {
+            let read = try await read(unknown.map { spots[$0].spotId }, sql: sql, isPostgres: true, locking: false)
+            for (i, k) in unknown.enumerated() { stored[k] = read[i] }
+        }
+        let judged = judge(work: work, requests: requests, stored: stored)
+        var learned = CommitMemory.Lesson()
+        for k in unknown { if let s = stored[k] { learned.spots.append((spots[k].spotId, s)) } }
+        let updated = judged.updated
+        guard !updated.isEmpty else { return ((judged.outcomes, [], false), learned) }
+        let changed = judged.changes(spots)
+        let forget = CommitMemory.Lesson(forgetSpots: spots.map(\.spotId), forgetLots: Array(Set(spots.map(\.lotId))))
+        if changed.contains(where: { $0.before == .held && $0.after == .occupied }) { return (nil, forget) }
+
+        var spotRows = JSONRows(reservingBytes: updated.count * 96)
+        for k in updated {
+            guard let before = judged.stored[k], let after = judged.after[k] else { continue }
+            spotRows.append(.text(spots[k].spotId), .text(String(before.state.rawValue)),
+                            before.observedAt.map { .int($0) } ?? .null, before.sequence.map { .int($0) } ?? .null,
+                            .text(String(after.state.rawValue)), .int(after.lastReport?.observedAtMillis ?? 0), .int(after.lastReport?.sequence ?? 0))
+            learned.spots.append((spots[k].spotId, StoredSpotState(after)))
+        }
+        var lotRows = JSONRows()
+        var events: [LiveEventRecord] = []
+        var lotAfter: [String: LotCountsRow] = [:]
+        if !changed.isEmpty {
+            let deltas = SpotChanges.deltas(changed, now: now)
+            var lotBefore = memory.lots
+            let missing = deltas.map(\.lotId).filter { lotBefore[$0] == nil }
+            if !missing.isEmpty {
+                for lot in try await sql.raw("SELECT \(unsafeRaw: LotCountsRow.columns) FROM lots WHERE id IN (\(binds: missing))")
+                    .all(decoding: LotCountsRow.self, keyDecodingStrategy: .convertFromSnakeCase) { lotBefore[lot.id] = lot }
+            }
+            for d in deltas {
+                guard let lot = lotBefore[d.lotId] else { return (nil, forget) }
+                let after = SpotChanges.moved(lot, by: d.delta, at: d.at)
+                lotAfter[d.lotId] = after
+                lotRows.append(.text(lot.id), .int(lot.version), .int(Int64(after.countF)), .int(Int64(after.countO)), .int(Int64(after.countH)),
+                               .int(Int64(after.countB)), .int(Int64(after.countC)), .int(Int64(after.countU)), .int(after.lastChangeAt ?? now.millis))
+            }
+            events = try SpotChanges.events(changed, lotAfter: lotAfter, now: now)
+        }
+        var eventRows = JSONRows(reservingBytes: events.reduce(0) { $0 + $1.payload.utf8.count * 9 / 8 + 128 })
+        var ahead: Int64 = 0
+        for e in events {
+            eventRows.append(.int(ahead), .int(Int64(e.count)), .text(e.siteId), e.lotId.map { .text($0) } ?? .null, .int(e.at.millis),
+                             .text(e.kind), .text(e.payload))
+            ahead += Int64(e.count)
+        }
+        do {
+            try await sql.raw("""
+                SELECT \(unsafeRaw: CreateSensorCommitFunction.function)(\(bind: LiveHub.appendLockKey),
+                  \(bind: spotRows.json)::jsonb, \(bind: lotRows.json)::jsonb, \(bind: eventRows.json)::jsonb)
+                """).run()
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "40001" {
+            return (nil, forget)
+        }
+        learned.lots = Array(lotAfter.values)
+        return ((judged.outcomes, lotAfter.values.map(ParkingMapping.occupancy), false), learned)
+    }
+
+    /// The states of a commit's spots (`locking`: locked for the commit, on PostgreSQL); a row's
+    /// `n` is the spot's place in `spotIds`.
+    static func readStates(of spotIds: [String], isPostgres: Bool, locking: Bool = true) -> SQLQueryString {
         var ids = JSONRows(reservingBytes: spotIds.count * 44)
         for id in spotIds { ids.append(.text(id)) }
-        let lock = isPostgres ? " FOR UPDATE OF s" : ""
+        let lock = isPostgres && locking ? " FOR UPDATE OF s" : ""
         return """
             SELECT wanted.n, s.state, s.observed_at, s.sequence
             FROM \(ids.table([("id", false)], isPostgres: isPostgres)) AS wanted JOIN spot_states s ON s.spot_id = wanted.id\(unsafeRaw: lock)
@@ -242,5 +370,54 @@ actor IngestService {
             UPDATE spot_states SET state = v.state, observed_at = v.obs, sequence = v.seq
             FROM \(v) AS v WHERE spot_states.spot_id = v.id
             """).run()
+    }
+}
+
+/// A spot's row in `spot_states`, as stored.
+struct StoredSpotState: Sendable, Equatable {
+    var state: SpotState
+    var observedAt: Int64?
+    var sequence: Int64?
+
+    init(state: SpotState, observedAt: Int64?, sequence: Int64?) {
+        self.state = state
+        self.observedAt = observedAt
+        self.sequence = sequence
+    }
+
+    /// As the ingest writes a sensor state.
+    init(_ s: SpotSensorState) {
+        self.init(state: s.state, observedAt: s.lastReport?.observedAtMillis ?? 0, sequence: s.lastReport?.sequence ?? 0)
+    }
+
+    var sensorState: SpotSensorState {
+        SpotSensorState(state: state, lastReport: observedAt.map { ReportPosition(observedAtMillis: $0, sequence: sequence ?? 0) })
+    }
+}
+
+/// What the ingest's own PostgreSQL commits last wrote of spots and lots (see
+/// `IngestService.applyInOneStatement`). Only this server's ingest commits teach it; whatever
+/// else changes a spot or lot is found out when a commit built on the old value is refused.
+struct CommitMemory: Sendable {
+    private(set) var spots: [String: StoredSpotState] = [:]
+    private(set) var lots: [String: LotCountsRow] = [:]
+
+    /// Spots remembered at most: a site of this many spots is far beyond a campus, and past it
+    /// the memory starts again rather than grow.
+    static let capacity = 200_000
+
+    struct Lesson: Sendable {
+        var spots: [(spotId: String, state: StoredSpotState)] = []
+        var lots: [LotCountsRow] = []
+        var forgetSpots: [String] = []
+        var forgetLots: [String] = []
+    }
+
+    mutating func learn(_ lesson: Lesson) {
+        for id in lesson.forgetSpots { spots[id] = nil }
+        for id in lesson.forgetLots { lots[id] = nil }
+        if spots.count + lesson.spots.count > Self.capacity { spots = [:] }
+        for (id, state) in lesson.spots { spots[id] = state }
+        for lot in lesson.lots { lots[lot.id] = lot }
     }
 }

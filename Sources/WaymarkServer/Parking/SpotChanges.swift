@@ -18,21 +18,43 @@ struct SpotChange: Sendable {
 enum SpotChanges {
     static func record(_ changed: [SpotChange], sql: any SQLDatabase, isPostgres: Bool, now: Date) async throws -> [Components.Schemas.LotOccupancy] {
         guard !changed.isEmpty else { return [] }
-        let byLot = Dictionary(grouping: changed, by: \.ref.lotId)
-        var deltas: [(lotId: String, delta: LotCounts, at: Date)] = []
-        for (lotId, changes) in byLot {
+        var lotAfter: [String: LotCountsRow] = [:]
+        for row in try await updateLots(deltas(changed, now: now), sql: sql, isPostgres: isPostgres) { lotAfter[row.id] = row }
+        try await EventLog.append(try events(changed, lotAfter: lotAfter, now: now), sql: sql)
+        return lotAfter.values.map(ParkingMapping.occupancy)
+    }
+
+    /// How each lot's counters move, and the time of its last change.
+    static func deltas(_ changed: [SpotChange], now: Date) -> [(lotId: String, delta: LotCounts, at: Date)] {
+        Dictionary(grouping: changed, by: \.ref.lotId).map { lotId, changes in
             var delta = LotCounts()
             for c in changes {
                 delta[c.before] -= 1
                 delta[c.after] += 1
             }
-            deltas.append((lotId, delta, max(changes.map(\.at).max() ?? now, now)))
+            return (lotId, delta, max(changes.map(\.at).max() ?? now, now))
         }
-        var lotAfter: [String: LotCountsRow] = [:]
-        for row in try await updateLots(deltas, sql: sql, isPostgres: isPostgres) { lotAfter[row.id] = row }
-        // One row per lot with all of its changes (`SpotEventRow`), in the order of their times.
+    }
+
+    /// A lot's counters after `deltas` moved them, as the update in `record` leaves them.
+    static func moved(_ lot: LotCountsRow, by delta: LotCounts, at: Date) -> LotCountsRow {
+        var after = lot
+        after.countF += delta.free
+        after.countO += delta.occupied
+        after.countH += delta.held
+        after.countB += delta.booked
+        after.countC += delta.closed
+        after.countU += delta.unknown
+        after.version += 1
+        after.lastChangeAt = at.millis
+        return after
+    }
+
+    /// One row per lot with all of its changes (`SpotEventRow`), in the order of their times,
+    /// each carrying its lot as it is after the changes.
+    static func events(_ changed: [SpotChange], lotAfter: [String: LotCountsRow], now: Date) throws -> [LiveEventRecord] {
         var events: [LiveEventRecord] = []
-        for (lotId, changes) in byLot.sorted(by: { $0.key < $1.key }) {
+        for (lotId, changes) in Dictionary(grouping: changed, by: \.ref.lotId).sorted(by: { $0.key < $1.key }) {
             guard let row = lotAfter[lotId], let first = changes.first else { continue }
             let ordered = changes.sorted { ($0.at, $0.ref.ordinal) < ($1.at, $1.ref.ordinal) }
             let payload = SpotEventRow.payload(
@@ -41,8 +63,7 @@ enum SpotChanges {
             events.append(LiveEventRecord(siteId: first.ref.siteId, lotId: lotId, at: now, kind: SpotEventRow.kind, payload: payload,
                                           count: ordered.count))
         }
-        try await EventLog.append(events, sql: sql)
-        return lotAfter.values.map(ParkingMapping.occupancy)
+        return events
     }
 
     /// All lots' counters in one statement, returning them as they are after it.

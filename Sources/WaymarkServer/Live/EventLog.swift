@@ -25,14 +25,7 @@ enum EventLog {
     /// ids are taken in commit order.
     static func append(_ events: [LiveEventRecord], sql: any SQLDatabase) async throws {
         guard !events.isEmpty else { return }
-        var rows = JSONRows(reservingBytes: events.reduce(0) { $0 + $1.payload.utf8.count * 9 / 8 + 128 })
-        var ahead: Int64 = 0
-        for e in events {
-            rows.append(.int(ahead), .int(Int64(e.count)), .text(e.siteId), e.lotId.map { .text($0) } ?? .null, .int(e.at.millis),
-                        .text(e.kind), .text(e.payload))
-            ahead += Int64(e.count)
-        }
-        let v = rows.table([("ahead", true), ("events", true), ("site", false), ("lot", false), ("at", true), ("kind", false), ("payload", false)],
+        let v = rows(events).table([("ahead", true), ("events", true), ("site", false), ("lot", false), ("at", true), ("kind", false), ("payload", false)],
                            isPostgres: sql.dialect.name == "postgresql")
         try await sql.raw("""
             INSERT INTO live_events (id, event_count, site_id, lot_id, at, kind, payload)
@@ -40,6 +33,19 @@ enum EventLog {
             FROM \(v) AS v, (SELECT COALESCE((SELECT id + event_count FROM live_events ORDER BY id DESC LIMIT 1), 1) AS id) AS next
             ORDER BY v.n
             """).run()
+    }
+
+    /// The rows to append, as `append` and `waymark_apply_sensor_commit` take them: ids ahead of
+    /// the first row's first id, event count, site, lot, time, kind, payload.
+    static func rows(_ events: [LiveEventRecord]) -> JSONRows {
+        var rows = JSONRows(reservingBytes: events.reduce(0) { $0 + $1.payload.utf8.count * 9 / 8 + 128 })
+        var ahead: Int64 = 0
+        for e in events {
+            rows.append(.int(ahead), .int(Int64(e.count)), .text(e.siteId), e.lotId.map { .text($0) } ?? .null, .int(e.at.millis),
+                        .text(e.kind), .text(e.payload))
+            ahead += Int64(e.count)
+        }
+        return rows
     }
 
     struct Row: Sendable {

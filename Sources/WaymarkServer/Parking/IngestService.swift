@@ -98,8 +98,8 @@ actor IngestService {
             }
             do {
                 let started = ContinuousClock.now
-                let known = memory
-                let (outcomes, lots, notified, learned) = try await Self.commit(batch.map(\.request), store: store, now: now(), memory: known)
+                // Passed, not kept: `learn` then changes the only copy instead of copying it.
+                let (outcomes, lots, notified, learned) = try await Self.commit(batch.map(\.request), store: store, now: now(), memory: memory)
                 memory.learn(learned)
                 ServerMetrics.registry.makeDurationHistogram(
                     name: "waymark_ingest_commit_duration_seconds", buckets: ServerMetrics.latencyBuckets
@@ -155,21 +155,15 @@ actor IngestService {
         if work.isEmpty { return (outcomes, [], false, .init()) }
         let found = work, refs = spots
 
-        let decided: Decided
+        var applied: Decided?
         var learned = CommitMemory.Lesson()
         if store.isPostgres {
-            let attempt = try await applyInOneStatement(work: found, spots: refs, requests: requests, sql: store.sql, memory: memory, now: now)
-            learned = attempt.learned
-            if let applied = attempt.decided {
-                decided = applied
-            } else {
-                decided = try await store.write { sql in
-                    try await apply(work: found, spots: refs, requests: requests, sql: sql, isPostgres: true, now: now)
-                }
-            }
-        } else {
+            (applied, learned) = try await applyInOneStatement(work: found, spots: refs, requests: requests, sql: store.sql, memory: memory, now: now)
+        }
+        let decided: Decided
+        if let applied { decided = applied } else {
             decided = try await store.write { sql in
-                try await apply(work: found, spots: refs, requests: requests, sql: sql, isPostgres: false, now: now)
+                try await apply(work: found, spots: refs, requests: requests, sql: sql, isPostgres: store.isPostgres, now: now)
             }
         }
         for (k, outcome) in decided.outcomes.enumerated() { outcomes[work[k].request][work[k].position] = outcome }
@@ -182,10 +176,9 @@ actor IngestService {
     private struct Judged {
         /// One per report of the commit, in `work` order.
         var outcomes: [IngestOutcome] = []
-        var before: [SpotSensorState?]
-        var after: [SpotSensorState?]
         /// The stored columns as read.
         var stored: [StoredSpotState?]
+        var after: [SpotSensorState?]
         /// When an accepted report last moved the spot; nil: the spot is not written.
         var changedAt: [Date?]
 
@@ -194,7 +187,7 @@ actor IngestService {
         /// The spots whose shown state changed.
         func changes(_ spots: [SpotRef]) -> [SpotChange] {
             updated.compactMap { k -> SpotChange? in
-                guard let was = before[k]?.state, let now = after[k]?.state, was != now, let at = changedAt[k] else { return nil }
+                guard let was = stored[k]?.state, let now = after[k]?.state, was != now, let at = changedAt[k] else { return nil }
                 return SpotChange(ref: spots[k], before: was, after: now, at: at)
             }
         }
@@ -219,9 +212,8 @@ actor IngestService {
 
     /// Applies the reports to the spots' states in arrival order.
     private static func judge(work: [Work], requests: [Request], stored: [StoredSpotState?]) -> Judged {
-        var judged = Judged(before: stored.map { $0?.sensorState }, after: [], stored: stored,
-                            changedAt: Array(repeating: nil, count: stored.count))
-        var current = judged.before
+        var judged = Judged(stored: stored, after: [], changedAt: Array(repeating: nil, count: stored.count))
+        var current = stored.map { $0?.sensorState }
         judged.outcomes.reserveCapacity(work.count)
         for item in work {
             guard let spot = current[item.spot] else { judged.outcomes.append(.unknownSensor); continue }
@@ -301,11 +293,11 @@ actor IngestService {
 
         var spotRows = JSONRows(reservingBytes: updated.count * 96)
         for k in updated {
-            guard let before = judged.stored[k], let after = judged.after[k] else { continue }
-            spotRows.append(.text(spots[k].spotId), .text(String(before.state.rawValue)),
-                            before.observedAt.map { .int($0) } ?? .null, before.sequence.map { .int($0) } ?? .null,
-                            .text(String(after.state.rawValue)), .int(after.lastReport?.observedAtMillis ?? 0), .int(after.lastReport?.sequence ?? 0))
-            learned.spots.append((spots[k].spotId, StoredSpotState(after)))
+            guard let before = judged.stored[k], let after = judged.after[k].map(StoredSpotState.init) else { continue }
+            let column = { (n: Int64?) in n.map { JSONRows.Value.int($0) } ?? .null }
+            spotRows.append(.text(spots[k].spotId), .text(String(before.state.rawValue)), column(before.observedAt), column(before.sequence),
+                            .text(String(after.state.rawValue)), column(after.observedAt), column(after.sequence))
+            learned.spots.append((spots[k].spotId, after))
         }
         var lotRows = JSONRows()
         var events: [LiveEventRecord] = []
@@ -327,13 +319,7 @@ actor IngestService {
             }
             events = try SpotChanges.events(changed, lotAfter: lotAfter, now: now)
         }
-        var eventRows = JSONRows(reservingBytes: events.reduce(0) { $0 + $1.payload.utf8.count * 9 / 8 + 128 })
-        var ahead: Int64 = 0
-        for e in events {
-            eventRows.append(.int(ahead), .int(Int64(e.count)), .text(e.siteId), e.lotId.map { .text($0) } ?? .null, .int(e.at.millis),
-                             .text(e.kind), .text(e.payload))
-            ahead += Int64(e.count)
-        }
+        let eventRows = EventLog.rows(events)
         do {
             try await sql.raw("""
                 SELECT \(unsafeRaw: CreateSensorCommitFunction.function)(\(bind: LiveHub.appendLockKey),

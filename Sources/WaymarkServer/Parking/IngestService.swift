@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 import SQLKit
@@ -10,7 +11,13 @@ import WaymarkCore
 /// written wait and go into the next one together, so one durable commit (one fsync on SQLite)
 /// serves many requests and the write path approaches the database's batched write rate
 /// instead of its transaction rate. A request is answered only after its commit.
-actor IngestService {
+///
+/// Two stages, each running while there is work for it: the writer, on the writer lane, takes
+/// whatever requests are waiting into one commit after another; the answerer, behind it, does
+/// what follows each commit in commit order (the live merge, watchers' alerts, the answers).
+/// The writer starts its next commit as soon as the previous one is in the database, on the
+/// thread where that one ended, instead of waiting for it to be answered.
+final class IngestService: Sendable {
     /// One request's reports, each with the spot its sensor is mounted on (nil: not applied,
     /// for the reason already in `outcomes`).
     struct Request: Sendable {
@@ -19,9 +26,29 @@ actor IngestService {
         var outcomes: [IngestOutcome]
     }
 
-    private struct Pending {
+    private struct Pending: Sendable {
         var request: Request
         var continuation: CheckedContinuation<[IngestOutcome], any Error>
+    }
+
+    private struct Waiting {
+        var pending: [Pending] = []
+        /// A writer is running, and will take what is added.
+        var writing = false
+        /// PostgreSQL: what this server's own commits last wrote, so that a commit need not read
+        /// it back first (see `applyInOneStatement`). Held by the writer while it runs.
+        var memory = CommitMemory()
+    }
+
+    /// A commit's requests and how it went, for the answerer.
+    private struct Answer: Sendable {
+        var batch: [Pending]
+        var result: Result<Committed, any Error>
+    }
+
+    private struct Answering {
+        var answers: [Answer] = []
+        var running = false
     }
 
     private let store: SQLStore
@@ -31,11 +58,8 @@ actor IngestService {
     private let notifier: Notifier
     private let now: @Sendable () -> Date
     private let logger: Logger
-    private var queue: [Pending] = []
-    private var draining = false
-    /// PostgreSQL: what this server's own commits last wrote, so that a commit need not read
-    /// it back first (see `applyInOneStatement`).
-    private var memory = CommitMemory()
+    private let waiting = NIOLockedValueBox(Waiting())
+    private let answering = NIOLockedValueBox(Answering())
 
     /// Bounds one transaction, so that a flood of requests cannot build a commit that holds the
     /// write lock for long.
@@ -54,7 +78,7 @@ actor IngestService {
 
     /// Validates the reports and finds their spots in the request's own task, beside other
     /// requests, so that commits (which run one at a time) only do what needs the database.
-    nonisolated func ingest(_ reports: [SensorReport]) async throws -> [IngestOutcome] {
+    func ingest(_ reports: [SensorReport]) async throws -> [IngestOutcome] {
         if reports.isEmpty { return [] }
         let request = try await Self.resolve(reports, index: index, now: now())
         if !request.refs.contains(where: { $0 != nil }) { return request.outcomes }
@@ -80,30 +104,80 @@ actor IngestService {
 
     private func enqueue(_ request: Request) async throws -> [IngestOutcome] {
         try await withCheckedThrowingContinuation { continuation in
-            queue.append(Pending(request: request, continuation: continuation))
-            if !draining {
-                draining = true
-                Task { await self.drain() }
+            let start = waiting.withLockedValue { w in
+                w.pending.append(Pending(request: request, continuation: continuation))
+                if w.writing { return false }
+                w.writing = true
+                return true
             }
+            // On the writer lane, where the transaction runs anyway: the commit's own work
+            // (numbering, judging, the rows to write) goes there too.
+            if start { Task(executorPreference: store.lane.executor) { await self.write() } }
         }
     }
 
-    private func drain() async {
-        while !queue.isEmpty {
-            var batch: [Pending] = []
-            var count = 0
-            while let next = queue.first, batch.isEmpty || count + next.request.reports.count <= Self.maxReportsPerCommit {
-                batch.append(queue.removeFirst())
-                count += next.request.reports.count
-            }
+    private typealias Committed = (outcomes: [[IngestOutcome]], lots: [Components.Schemas.LotOccupancy], notified: Bool)
+
+    /// The writer: commits what is waiting, batch after batch, until nothing is.
+    private func write() async {
+        var memory = waiting.withLockedValue { w in
+            defer { w.memory = CommitMemory() } // moved out, so that learning does not copy it
+            return w.memory
+        }
+        while let batch = nextBatch(leaving: memory) {
+            let started = ContinuousClock.now
             do {
-                let started = ContinuousClock.now
-                // Passed, not kept: `learn` then changes the only copy instead of copying it.
                 let (outcomes, lots, notified, learned) = try await Self.commit(batch.map(\.request), store: store, now: now(), memory: memory)
                 memory.learn(learned)
                 ServerMetrics.registry.makeDurationHistogram(
                     name: "waymark_ingest_commit_duration_seconds", buckets: ServerMetrics.latencyBuckets
                 ).record(ContinuousClock.now - started)
+                answer(Answer(batch: batch, result: .success((outcomes, lots, notified))))
+            } catch {
+                answer(Answer(batch: batch, result: .failure(error)))
+            }
+        }
+    }
+
+    /// The waiting requests, up to `maxReportsPerCommit` reports; nil when none wait, and then
+    /// the writer stops (leaving what it remembers for the next one) in the same step.
+    private func nextBatch(leaving memory: CommitMemory) -> [Pending]? {
+        waiting.withLockedValue { w in
+            guard !w.pending.isEmpty else {
+                w.writing = false
+                w.memory = memory
+                return nil
+            }
+            var count = 0
+            var taken = 0
+            for next in w.pending {
+                if taken > 0 && count + next.request.reports.count > Self.maxReportsPerCommit { break }
+                count += next.request.reports.count
+                taken += 1
+            }
+            defer { w.pending.removeFirst(taken) }
+            return Array(w.pending.prefix(taken))
+        }
+    }
+
+    private func answer(_ answer: Answer) {
+        let start = answering.withLockedValue { a in
+            a.answers.append(answer)
+            if a.running { return false }
+            a.running = true
+            return true
+        }
+        if start { Task { await self.answerAll() } }
+    }
+
+    /// The answerer: what follows each commit, in commit order.
+    private func answerAll() async {
+        while let next = answering.withLockedValue({ a -> Answer? in
+            if a.answers.isEmpty { a.running = false; return nil }
+            return a.answers.removeFirst()
+        }) {
+            switch next.result {
+            case .success(let (outcomes, lots, notified)):
                 // Written through before answering, so whoever reads after the acknowledgement
                 // sees the change; the tailer delivers the same versions again, harmlessly.
                 live.merge(lots)
@@ -113,14 +187,13 @@ actor IngestService {
                 // acknowledgement sees them; this costs a query only when a watched lot's
                 // announced level moves.
                 await alerts.occupancyChanged(lots)
-                for (pending, result) in zip(batch, outcomes) { pending.continuation.resume(returning: result) }
-                ServerMetrics.recordIngest(outcomes.joined(), requests: batch.count)
-            } catch {
-                logger.error("ingest commit failed", metadata: ["error": .string(String(reflecting: error)), "requests": .stringConvertible(batch.count)])
-                for pending in batch { pending.continuation.resume(throwing: error) }
+                for (pending, result) in zip(next.batch, outcomes) { pending.continuation.resume(returning: result) }
+                ServerMetrics.recordIngest(outcomes.joined(), requests: next.batch.count)
+            case .failure(let error):
+                logger.error("ingest commit failed", metadata: ["error": .string(String(reflecting: error)), "requests": .stringConvertible(next.batch.count)])
+                for pending in next.batch { pending.continuation.resume(throwing: error) }
             }
         }
-        draining = false
     }
 
     /// A report of the commit: where it came from and the index of its spot in `spotIds`.

@@ -6,23 +6,21 @@ import NIOPosix
 import SQLiteKit
 import SQLKit
 
-/// A thread of its own for write transactions: one event loop where a writer's code runs
-/// between statements and, on SQLite, the one writer connection with a thread of its own for
-/// SQLite's blocking calls.
+/// A thread of its own for write transactions: where a writer's code runs between statements
+/// and, on SQLite, the one writer connection's blocking calls.
 ///
 /// A transaction is a chain of statements, and the next one can only start when the previous
 /// one's result has reached the code that sends it. On the shared threads each result waited in
-/// line behind request handling (the HTTP event loops, then the cooperative pool), and taking
-/// the connection from a pool cost several more such trips: together more than the statements
-/// themselves for a group commit of a few dozen events, and the commit is what every ingest
-/// request waits for. Here the result reaches the writer's code on an otherwise idle thread,
-/// SQLite's calls do not queue behind the readers' on the shared thread pool, and writers take
-/// turns on the one connection in the order they came.
+/// line behind request handling, and taking the connection from a pool cost several more such
+/// trips: together more than the statements themselves for a group commit of a few dozen
+/// events, and the commit is what every ingest request waits for. On SQLite the writer's code
+/// runs on the very thread that makes SQLite's calls, so a statement's result reaches the code
+/// that sends the next one without waking anything; on PostgreSQL it runs on an event loop of
+/// its own. Writers take turns in the order they came.
 final class WriterLane: Sendable {
-    let loop: any EventLoop
     /// Run a task with this preference and its code, including the nonisolated async
-    /// functions it calls and the default actors it enters, runs on `loop`.
-    let executor: EventLoopTaskExecutor
+    /// functions it calls and the default actors it enters, runs on the lane's thread.
+    let executor: any TaskExecutor
     private let group: MultiThreadedEventLoopGroup
     private let threadPool: NIOThreadPool
     private let connection: SQLiteConnection?
@@ -39,6 +37,9 @@ final class WriterLane: Sendable {
                 let connection = try await SQLiteConnection.open(storage: .file(path: sqlitePath), threadPool: threadPool, logger: logger, on: group.next())
                 // What the driver's pool does for every connection it opens.
                 _ = try await connection.query("PRAGMA foreign_keys = ON")
+                // A commit's multi-row statements need a statement journal, and by default each
+                // one opened, and closed again, a temporary file.
+                _ = try await connection.query("PRAGMA temp_store = MEMORY")
                 self.connection = connection
             } else {
                 connection = nil
@@ -50,8 +51,7 @@ final class WriterLane: Sendable {
         }
         self.group = group
         self.threadPool = threadPool
-        loop = group.next()
-        executor = EventLoopTaskExecutor(loop: loop)
+        executor = sqlitePath == nil ? EventLoopTaskExecutor(loop: group.next()) : ThreadPoolTaskExecutor(pool: threadPool)
     }
 
     /// The SQLite writer connection, when the lane has one. Use it only inside `withTurn`.
@@ -110,5 +110,19 @@ final class EventLoopTaskExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// Runs a task's jobs on a thread pool; with one thread, the thread whose blocking calls the
+/// task waits for, so that the task goes on where the call's result is, on a thread that is
+/// already awake.
+final class ThreadPoolTaskExecutor: TaskExecutor {
+    let pool: NIOThreadPool
+
+    init(pool: NIOThreadPool) { self.pool = pool }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        pool.submit { _ in job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

@@ -121,8 +121,9 @@ final class IngestService: Sendable {
     /// The writer: commits what is waiting, batch after batch, until nothing is.
     private func write() async {
         var memory = waiting.withLockedValue { w in
-            defer { w.memory = CommitMemory() } // moved out, so that learning does not copy it
-            return w.memory
+            let memory = w.memory
+            w.memory = CommitMemory() // moved out, so that learning does not copy it
+            return memory
         }
         while let batch = nextBatch(leaving: memory) {
             let started = ContinuousClock.now
@@ -148,15 +149,14 @@ final class IngestService: Sendable {
                 w.memory = memory
                 return nil
             }
-            var count = 0
-            var taken = 0
-            for next in w.pending {
-                if taken > 0 && count + next.request.reports.count > Self.maxReportsPerCommit { break }
-                count += next.request.reports.count
+            var taken = 0, count = 0
+            while taken < w.pending.count, taken == 0 || count + w.pending[taken].request.reports.count <= Self.maxReportsPerCommit {
+                count += w.pending[taken].request.reports.count
                 taken += 1
             }
-            defer { w.pending.removeFirst(taken) }
-            return Array(w.pending.prefix(taken))
+            let batch = Array(w.pending.prefix(taken))
+            w.pending.removeFirst(taken)
+            return batch
         }
     }
 

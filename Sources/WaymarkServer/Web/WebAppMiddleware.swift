@@ -20,6 +20,13 @@ struct WebAppMiddleware: AsyncMiddleware {
         guard request.method == .GET || request.method == .HEAD,
               !Self.apiPrefixes.contains(where: { path == $0 || path.hasPrefix($0) })
         else { return try await next.respond(to: request) }
+        if isAppScreen(request) {
+            // A screen of the app (/lots/…, /bookings/…) opened cold or reloaded: the page is
+            // index.html and the app's router shows the screen the address names.
+            let page = try await request.fileio.asyncStreamFile(at: directory + "index.html")
+            page.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+            return page
+        }
         let response = try await files.respond(to: request, chainingTo: next)
         if response.status == .ok || response.status == .notModified {
             if path.hasSuffix("/sw.js") || path == "/" || path.hasSuffix(".html") || path.hasSuffix(".webmanifest") {
@@ -32,6 +39,16 @@ struct WebAppMiddleware: AsyncMiddleware {
             }
         }
         return response
+    }
+
+    /// A browser's navigation (it accepts HTML) to an address with no file behind it and no
+    /// file extension. Anything else that is missing stays a 404.
+    private func isAppScreen(_ request: Request) -> Bool {
+        let path = request.url.path
+        guard path != "/", let last = path.split(separator: "/").last, !last.contains("."),
+              request.headers[.accept].contains(where: { $0.contains("text/html") })
+        else { return false }
+        return !FileManager.default.fileExists(atPath: directory + path.dropFirst())
     }
 }
 

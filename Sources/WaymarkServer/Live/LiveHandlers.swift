@@ -29,42 +29,19 @@ extension APIHandler {
         // they cover every event after `resumeFrom` exactly once.
         let (cursor, frames) = services.live.subscribe(siteId: siteId)
         let store = services.store
-        let (body, out) = AsyncStream<ArraySlice<UInt8>>.makeStream(bufferingPolicy: .bufferingOldest(LiveHub.subscriberBuffer))
-        let pump = Task {
-            out.yield(ArraySlice("retry: 2000\n: connected\n\n".utf8))
-            if unknownPosition {
-                out.yield(ArraySlice(LiveEncoding.frame(id: cursor, kind: "reset", payload: "{}")))
-            } else if let from = resumeFrom {
-                do {
-                    let bounds = try await EventLog.bounds(sql: store.sql)
-                    let replay = from > cursor || (bounds.min > from + 1 && from < bounds.max)
-                        ? nil
-                        : try await EventLog.events(siteId: siteId, after: from, upTo: cursor, limit: Self.maxReplay, sql: store.sql)
-                    if let replay {
-                        for event in replay { out.yield(ArraySlice(event.frame)) }
-                    } else {
-                        out.yield(ArraySlice(LiveEncoding.frame(id: cursor, kind: "reset", payload: "{}")))
-                    }
-                } catch {
-                    out.yield(ArraySlice(LiveEncoding.frame(id: cursor, kind: "reset", payload: "{}")))
-                }
-            }
-            for await frame in frames {
-                // A client that cannot keep up is cut off; it resumes with Last-Event-ID.
-                if case .dropped = out.yield(ArraySlice(frame.bytes)) { break }
-            }
-            out.finish()
-        }
-        let keepAlive = Task {
-            while !Task.isCancelled {
-                try await Task.sleep(for: .seconds(15))
-                out.yield(ArraySlice(": keep-alive\n\n".utf8))
+        let body = EventStream.body(frames: frames, buffer: LiveHub.subscriberBuffer) { [resumeFrom, unknownPosition] in
+            let reset = [LiveEncoding.frame(id: cursor, kind: "reset", payload: "{}")]
+            if unknownPosition { return reset }
+            guard let from = resumeFrom else { return [] }
+            do {
+                let bounds = try await EventLog.bounds(sql: store.sql)
+                if from > cursor || (bounds.min > from + 1 && from < bounds.max) { return reset }
+                let replay = try await EventLog.events(siteId: siteId, after: from, upTo: cursor, limit: Self.maxReplay, sql: store.sql)
+                return replay?.map(\.frame) ?? reset
+            } catch {
+                return reset
             }
         }
-        out.onTermination = { _ in
-            pump.cancel()
-            keepAlive.cancel()
-        }
-        return .ok(.init(body: .textEventStream(HTTPBody(body, length: .unknown, iterationBehavior: .single))))
+        return .ok(.init(body: .textEventStream(body)))
     }
 }

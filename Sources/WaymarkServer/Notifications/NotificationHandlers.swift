@@ -58,33 +58,14 @@ extension APIHandler {
         let resumeFrom = input.headers.lastEventID.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
         let inbox = services.notifications, store = services.store
         let start = if let resumeFrom { resumeFrom } else { try await NotificationStore.lastSeq(sql: store.sql) }
-        let (cursor, deliveries) = services.notificationHub.subscribe(userId: me.userId)
-        let (body, out) = AsyncStream<ArraySlice<UInt8>>.makeStream(bufferingPolicy: .bufferingOldest(NotificationHub.subscriberBuffer))
-        let pump = Task {
-            out.yield(ArraySlice("retry: 2000\n: connected\n\n".utf8))
-            if start < cursor, let missed = try? await inbox.after(me, seq: start) {
-                for row in missed where row.seq <= cursor {
-                    out.yield(ArraySlice(NotificationMapping.frame(seq: row.seq, NotificationMapping.notification(row))))
-                }
-            }
-            // The hub may be behind the start (it has not polled yet): what the client has seen,
-            // or what was made before a fresh stream opened, is not sent again.
-            for await d in deliveries where d.seq > start {
-                if case .dropped = out.yield(ArraySlice(NotificationMapping.frame(seq: d.seq, d.notification))) { break }
-            }
-            out.finish()
+        let (cursor, frames) = services.notificationHub.subscribe(topic: me.userId)
+        // The hub may be behind the start (it has not polled yet): what the client has seen,
+        // or what was made before a fresh stream opened, is not sent again.
+        let body = EventStream.body(frames: frames, buffer: NotificationHub.notificationBuffer, skipThrough: start) {
+            guard start < cursor, let missed = try? await inbox.after(me, seq: start) else { return [] }
+            return missed.filter { $0.seq <= cursor }.map { NotificationMapping.frame(seq: $0.seq, NotificationMapping.notification($0)) }
         }
-        let keepAlive = Task {
-            while !Task.isCancelled {
-                try await Task.sleep(for: .seconds(15))
-                out.yield(ArraySlice(": keep-alive\n\n".utf8))
-            }
-        }
-        out.onTermination = { _ in
-            pump.cancel()
-            keepAlive.cancel()
-        }
-        return .ok(.init(body: .textEventStream(HTTPBody(body, length: .unknown, iterationBehavior: .single))))
+        return .ok(.init(body: .textEventStream(body)))
     }
 }
 

@@ -13,8 +13,13 @@ struct LiveServer: Sendable {
     let databasePath: String
 
     static func start(databasePath: String? = nil, configure: (inout WaymarkConfiguration) -> Void = { _ in }) async throws -> LiveServer {
-        let path = databasePath ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("waymark-client-\(UUID().uuidString).sqlite").path
+        let path: String
+        if let databasePath {
+            path = databasePath
+        } else {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-client-\(UUID().uuidString).sqlite").path
+            try FileManager.default.copyItem(atPath: try await DemoTemplate.shared.path(), toPath: path)
+        }
         var config = WaymarkConfiguration()
         config.database = .sqlite(path: path)
         config.port = 0
@@ -66,4 +71,37 @@ struct NoBoundPort: Error {}
 private func boundPort(_ app: Application) throws -> Int {
     guard let port = app.http.server.shared.localAddress?.port else { throw NoBoundPort() }
     return port
+}
+
+/// The demo campus migrated and loaded once per test run; each server starts on a copy of it
+/// (loading 8,000 spots took most of a server's start).
+actor DemoTemplate {
+    static let shared = DemoTemplate()
+    private var made: Task<String, any Error>?
+
+    func path() async throws -> String {
+        if let made { return try await made.value }
+        let task = Task { try await Self.make() }
+        made = task
+        return try await task.value
+    }
+
+    private static func make() async throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-client-template-\(UUID().uuidString).sqlite").path
+        var config = WaymarkConfiguration()
+        config.database = .sqlite(path: path)
+        config.runJobs = false
+        config.logLevel = "warning"
+        let app = try await buildApplication(config)
+        do {
+            var loader = DemoLoader(store: app.waymark.store, now: { Date() }, logger: app.logger)
+            loader.synthesizeActivity = false
+            try await loader.loadIfMissing()
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+        try await app.asyncShutdown()
+        return path
+    }
 }

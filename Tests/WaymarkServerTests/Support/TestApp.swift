@@ -25,7 +25,7 @@ enum TestApp {
         configure: (inout WaymarkConfiguration) -> Void = { _ in },
         _ body: (TestContext) async throws -> Void
     ) async throws {
-        let (location, drop) = try await database.make()
+        let (location, drop) = try await database.make(site: site, loadedAt: clock.now)
         var config = WaymarkConfiguration()
         config.database = location
         config.runJobs = false

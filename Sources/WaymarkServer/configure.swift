@@ -58,44 +58,20 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
     app.migrations.add(Migrations.all)
     try await app.autoMigrate()
 
-    let services = try await makeServices(app: app, store: store, config: config, now: now)
+    let services = try await WaymarkServices.make(app: app, store: store, config: config, now: now)
     app.storage[WaymarkServicesKey.self] = services
 
     if config.loadDemo {
         try await DemoLoader(store: store, now: now, logger: app.logger).loadIfMissing()
-        try await services.sensorIndexReload()
+        try await services.parking.reloadSensorIndex()
     }
 
-    try await services.live.prime()
-    try await services.notificationHub.prime()
+    // Live tails start at the end of their logs before the server takes requests, so that
+    // the first snapshot already names a real stream position.
+    try await services.prime()
     let background = BackgroundTasks()
     app.lifecycle.use(background)
-    background.start { await services.live.run() }
-    background.start { await services.notificationHub.run() }
-    if config.runJobs {
-        let job = SnapshotJob(store: store, now: now, liveRetention: config.liveRetention, logger: app.logger)
-        background.start { await job.run() }
-    }
-
-    if config.runJobs {
-        let holds = services.holds, logger = app.logger
-        background.start { await holds.run(logger: logger) }
-        let bookings = services.bookings
-        background.start { await bookings.run(logger: logger) }
-    }
-
-    if config.runJobs {
-        let sessions = services.sessions, throttles = services.throttles
-        background.start {
-            // Expired sessions and idle throttle counters are dead weight; an hour is soon enough.
-            while !Task.isCancelled {
-                try? await sessions.prune(now: now())
-                try? await throttles.prune(now: now())
-                try? await NotificationStore.prune(now: now(), sql: store.sql)
-                try? await Task.sleep(for: .seconds(3600))
-            }
-        }
-    }
+    services.start(background, jobs: config.runJobs)
 
     app.middleware = .init()
     // Outermost, so that problem responses (404s, 405s, 413s…) carry the headers too.
@@ -112,66 +88,6 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
         app.middleware.use(WebAppMiddleware(directory: web))
     }
     try routes(app, services: services, config: config)
-}
-
-private func makeServices(app: Application, store: SQLStore, config: WaymarkConfiguration, now: @escaping @Sendable () -> Date) async throws -> WaymarkServices {
-    let index = SensorIndex(store: store)
-    try await index.reload(now: now())
-    let live = LiveHub(store: store, pollInterval: store.isPostgres ? .milliseconds(100) : .milliseconds(500), logger: app.logger)
-    let accountQueries = AccountQueries(store: store)
-    let throttles = Throttles(store: store)
-    // bcrypt gets threads of its own: on the application's pool, which SQLite's reads run on, a
-    // burst of logins (a quarter of a second each) would hold every thread and stall all reads.
-    let hashing = NIOThreadPool(numberOfThreads: max(1, System.coreCount))
-    hashing.start()
-    app.lifecycle.use(ThreadPoolShutdown(pool: hashing))
-    let hasher = try PasswordHasher(cost: config.passwordHashCost, threadPool: hashing)
-    let accounts = AccountService(store: store, queries: accountQueries, hasher: hasher, throttles: throttles, now: now,
-                                  identityLimit: config.identityLimitPerAddress)
-    let mailer: (any Mailer)? = config.smtp.host == nil ? nil : SMTPMailer(settings: config.smtp, group: app.eventLoopGroup)
-    let parking = ParkingQueries(store: store)
-    let zone = AnalyticsZone(store: store)
-    let latencies = OperationLatencies()
-    let hub = NotificationHub(store: store, pollInterval: store.isPostgres ? .milliseconds(100) : .milliseconds(500), logger: app.logger)
-    let notifier = Notifier(store: store, hub: hub, now: now)
-    let alerts = LotAlertMonitor(store: store, notifier: notifier, logger: app.logger)
-    var bookings = BookingService(store: store, now: now)
-    bookings.observers = [SpaceFreedObserver(notifier: notifier, logger: app.logger)]
-    let document = openAPIDocument()
-    if document.isEmpty { app.logger.warning("openapi.yaml was not found beside the executable; /openapi.yaml will be empty") }
-    return WaymarkServices(
-        store: store,
-        parking: parking,
-        gateways: GatewayKeys(store: store),
-        ingest: IngestService(store: store, index: index, live: live, alerts: alerts, notifier: notifier, now: now, logger: app.logger),
-        live: live,
-        spotStates: SpotStatesCache(),
-        sensorIndex: index,
-        sessions: Sessions(store: store),
-        accountQueries: accountQueries,
-        accounts: accounts,
-        profiles: ProfileService(store: store, queries: accountQueries, now: now),
-        schedule: ScheduleService(store: store, parking: parking, accounts: accountQueries, now: now),
-        holds: HoldService(store: store, accounts: accountQueries, live: live, notifier: notifier, alerts: alerts, now: now),
-        bookings: bookings,
-        reviews: ReviewService(store: store, now: now),
-        wallet: WalletService(store: store, provider: config.demoPayments ? DemoPaymentProvider() : nil, now: now),
-        notifications: NotificationService(store: store, now: now),
-        watches: WatchService(store: store, alerts: alerts, now: now),
-        notificationHub: hub,
-        passwordResets: PasswordResetService(store: store, queries: accountQueries, accounts: accounts, throttles: throttles,
-                                             mailer: mailer, now: now, logger: app.logger),
-        throttles: throttles,
-        operators: Operators(store: store, queries: accountQueries),
-        analytics: OperatorAnalyticsService(store: store, zone: zone, latencies: latencies, now: now),
-        activity: ActivityRecorder(store: store, zone: zone, logger: app.logger),
-        latencies: latencies,
-        now: now,
-        databaseKind: config.database.kind,
-        openAPIDocument: document,
-        clientConfig: .init(version: WaymarkVersion.current, tileURLTemplate: config.tileURLTemplate,
-                            tileAttribution: config.tileAttribution, tileMaxZoom: config.tileMaxZoom),
-        logger: app.logger)
 }
 
 /// `Web/` in the working directory, as when run from a checkout.

@@ -3,7 +3,7 @@ import OpenAPIRuntime
 import Vapor
 
 func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfiguration) throws {
-    let metrics = RequestMetrics(latencies: services.latencies)
+    let metrics = RequestMetrics(latencies: services.operations.latencies)
     // The sensor gateways' hot path has a route of its own (PRK-2); the generated one is not registered.
     let gatewayEvents = GatewayEventsRoute(services: services, metrics: metrics, maxBytes: config.maxBodyBytes)
     gatewayEvents.register(on: app)
@@ -16,10 +16,10 @@ func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfig
             MetricsMiddleware(metrics: metrics),
             RawHeaderMiddleware(),
             BodyLimitMiddleware(maxBytes: config.maxBodyBytes),
-            GatewayAuthMiddleware(keys: services.gateways, now: services.now),
-            UserAuthMiddleware(sessions: services.sessions, activity: services.activity, now: services.now),
+            GatewayAuthMiddleware(keys: services.parking.gateways, now: services.now),
+            UserAuthMiddleware(sessions: services.accounts.sessions, activity: services.accounts.activity, now: services.now),
             GatewayBodyMiddleware(maxBytes: config.maxBodyBytes),
-            OptionalNullMiddleware(maxBytes: config.maxBodyBytes),
-            OccupancyResponseMiddleware(live: services.live, queries: services.parking, json: OccupancyJSON(), now: services.now),
+            OptionalNullMiddleware(fields: APIHandler.optionalBodyFields, maxBytes: config.maxBodyBytes),
+            OccupancyResponseMiddleware(live: services.parking.live, queries: services.parking.queries, json: OccupancyJSON(), now: services.now),
         ])
 }

@@ -31,7 +31,7 @@ struct LiveServer: Sendable {
             var loader = DemoLoader(store: app.waymark.store, now: { Date() }, logger: app.logger)
             loader.synthesizeActivity = false
             let siteId = try await loader.loadIfMissing()
-            try await app.waymark.sensorIndexReload()
+            try await app.waymark.parking.reloadSensorIndex()
             let key = try await app.createGateway(name: "sdk-test")
             try await app.startup()
             let port = try boundPort(app)

@@ -212,12 +212,12 @@ struct BookingTests {
             #expect(try await ctx.call(.POST, "/v1/bookings/\(ids[0])/check-in", token: members[0].token).status == .ok, "again is harmless")
 
             ctx.clock.set(T.local(day: 18, 10, 14))
-            #expect(try await ctx.services.bookings.sweep() == .init(forfeited: 0, completed: 0))
+            #expect(try await ctx.services.parking.bookings.sweep() == .init(forfeited: 0, completed: 0))
             #expect(try await ctx.call(.POST, "/v1/bookings/\(ids[1])/check-in", token: members[1].token).status == .ok, "just in time")
             ctx.clock.set(T.local(day: 18, 10, 15))
             let late = try await ctx.call(.POST, "/v1/bookings/\(ids[2])/check-in", token: members[2].token)
             #expect(late.problemType == "check-in-closed")
-            #expect(try await ctx.services.bookings.sweep() == .init(forfeited: 3, completed: 0))
+            #expect(try await ctx.services.parking.bookings.sweep() == .init(forfeited: 3, completed: 0))
             let forfeited = try await ctx.call(.GET, "/v1/bookings/\(ids[2])", token: members[2].token)
             #expect(forfeited.json["state"] as? String == "forfeited")
             #expect(try await ctx.balance(members[2].token) == 1000 - 300, "no refund")
@@ -233,7 +233,7 @@ struct BookingTests {
 
             ctx.clock.set(end)
             // The late booking was not used either.
-            #expect(try await ctx.services.bookings.sweep() == .init(forfeited: 1, completed: 2))
+            #expect(try await ctx.services.parking.bookings.sweep() == .init(forfeited: 1, completed: 2))
             #expect(try await ctx.call(.GET, "/v1/bookings/\(ids[0])", token: members[0].token).json["state"] as? String == "completed")
             try await ctx.checkLedger()
         }
@@ -277,7 +277,7 @@ struct BookingTests {
 
             // At 10:15 the sweep forfeits the other booking and leaves the checked-in one.
             ctx.clock.set(T.local(day: 18, 10, 15))
-            #expect(try await ctx.services.bookings.sweep() == .init(forfeited: 1, completed: 0))
+            #expect(try await ctx.services.parking.bookings.sweep() == .init(forfeited: 1, completed: 0))
             #expect(try await ctx.call(.GET, "/v1/bookings/\(mine)", token: members[0].token).json["state"] as? String == "checkedIn")
             try await ctx.checkLedger()
         }
@@ -296,7 +296,7 @@ struct BookingTests {
             let me = try #require(try await ctx.members(1, cents: 1000).first)
             try await ctx.book(me.token, lot: lot, T.local(day: 18, 10), T.local(day: 18, 11))
             ctx.clock.set(T.local(day: 18, 10, 15))
-            let bookings = ctx.services.bookings
+            let bookings = ctx.services.parking.bookings
             if ctx.services.store.isPostgres {
                 let (locked, meanwhile) = try await ctx.services.store.write { sql -> (Bool, BookingService.Sweep) in
                     let locked = try await AdvisoryLocks.tryLockJob(AdvisoryLocks.bookingSweep, sql: sql)
@@ -318,7 +318,7 @@ struct BookingTests {
     }
 
     @Test("PRK-12 200 simultaneous bookings for the last 5 spaces: exactly 5 are booked and charged", arguments: TestDatabase.available)
-    func capacityUnderConcurrency(db: TestDatabase) async throws {
+    func capacityUnderLoad(db: TestDatabase) async throws {
         try await TestApp.with(db, configure: bookingConfig) { ctx in
             let lot = try await ctx.lotId("L")
             let members = try await ctx.members(200, cents: 1000)
@@ -341,7 +341,7 @@ struct BookingTests {
 
     @Test("PRK-13 simultaneous bookings worth more than the wallet holds: the balance never goes below zero and adds up",
           arguments: TestDatabase.available)
-    func walletFloorUnderConcurrency(db: TestDatabase) async throws {
+    func walletFloorUnderLoad(db: TestDatabase) async throws {
         try await TestApp.with(db, configure: bookingConfig) { ctx in
             let lot = try await ctx.lotId("L")
             let me = try #require(try await ctx.members(1, cents: 3000).first)
@@ -372,7 +372,7 @@ struct BookingTests {
                 for _ in 0..<10 { group.addTask { try await ctx.topUp(me.token, cents: 2000, key: "top-up-1") } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(topUps.allSatisfy { $0.status == .created })
+            #expect(topUps.allSatisfy { $0.status == .created }, "\(topUps.map { "\($0.status.code) \($0.problemType ?? "")" })")
             #expect(Set(topUps.map { ($0.json["line"] as? [String: Any])?["transactionId"] as? String }).count == 1)
             #expect(try await ctx.balance(me.token) == 2000)
             #expect(try await ctx.topUp(me.token, cents: 3000, key: "top-up-1").problemType == "idempotency-key-reused")
@@ -478,14 +478,14 @@ struct BookingTests {
                     r = try await ctx.call(.POST, "/v1/bookings/\(b.id)/check-in", token: members[b.owner].token)
                 default:
                     ctx.clock.advance(by: Double(Int.random(in: 1...120, using: &rng)) * 60)
-                    try await ctx.services.bookings.sweep()
+                    try await ctx.services.parking.bookings.sweep()
                     continue
                 }
                 #expect(r.status.code < 500, "\(String(decoding: r.body, as: UTF8.self))" as Comment)
                 statuses["\(r.status.code) \(r.problemType ?? "")", default: 0] += 1
             }
             ctx.clock.advance(by: 3 * 86_400)
-            try await ctx.services.bookings.sweep()
+            try await ctx.services.parking.bookings.sweep()
             #expect((statuses["201 "] ?? 0) > 50, "\(statuses)")
             #expect(statuses.keys.contains { $0.hasPrefix("200") })
             try await ctx.checkLedger()

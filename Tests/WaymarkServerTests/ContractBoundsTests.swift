@@ -141,7 +141,7 @@ struct ContractBoundsTests {
             }
         }
         #expect(expected.count >= 5)
-        #expect(expected == OptionalNullMiddleware.optionalFields.mapValues { $0.sorted() })
+        #expect(expected == APIHandler.optionalBodyFields.mapValues { $0.sorted() })
     }
 
     @Test("QLT-2 every write outside the gateways documents the 429 of the write budget")

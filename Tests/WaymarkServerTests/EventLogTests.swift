@@ -56,8 +56,8 @@ struct EventLogTests {
             #expect(changes.filter { $0.lotId == lots["S"] }.allSatisfy { $0.lot.occupied == 1 })
 
             // The hub takes the counters from the rows; its cursor is the last event.
-            try await ctx.services.live.pollOnce()
-            #expect(ctx.services.live.cursor == start + 4)
+            try await ctx.services.parking.live.pollOnce()
+            #expect(ctx.services.parking.live.cursor == start + 4)
         }
     }
 
@@ -84,7 +84,7 @@ struct EventLogTests {
             #expect(try await EventLog.events(siteId: "another-site", after: start, upTo: end, limit: 100, sql: store.sql) == [])
 
             // Through the stream: Last-Event-ID in the middle of the first commit's row.
-            try await ctx.services.live.pollOnce()
+            try await ctx.services.parking.live.pollOnce()
             let output = try await APIHandler(services: ctx.services).streamSiteLive(
                 .init(path: .init(siteId: ctx.siteId), headers: .init(lastEventID: String(start + 4))))
             guard case .ok(let ok) = output, case .textEventStream(let body) = ok.body else { throw TestFailure("no stream") }

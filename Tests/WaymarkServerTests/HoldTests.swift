@@ -45,7 +45,7 @@ struct HoldTests {
             #expect(Array(try await ctx.states(lotId: lot.id))[3] == "h")
 
             ctx.clock.advance(by: 599)
-            #expect(try await ctx.services.holds.expireDue() == 0)
+            #expect(try await ctx.services.parking.holds.expireDue() == 0)
             #expect(try await ctx.call(.GET, "/v1/holds/\(holdId)", token: guest.token).json["status"] as? String == "active")
             ctx.clock.advance(by: 1)
             let ended = try await ctx.call(.GET, "/v1/holds/\(holdId)", token: guest.token)
@@ -181,7 +181,7 @@ struct HoldTests {
     }
 
     @Test("PRK-9 1,000 simultaneous requests for one spot: exactly one winner, 999 clear refusals", arguments: TestDatabase.available)
-    func oneWinner(db: TestDatabase) async throws {
+    func oneWinnerUnderLoad(db: TestDatabase) async throws {
         try await TestApp.with(db, configure: fastHashing) { ctx in
             let lot = try await ctx.freeLot("L")
             let now = ctx.clock.now

@@ -63,7 +63,7 @@ struct IngestTests {
     }
 
     @Test("PRK-2 concurrent requests are group-committed and the lot counters match the spots", arguments: TestDatabase.available)
-    func concurrentIngestKeepsCountersExact(db: TestDatabase) async throws {
+    func countersExactUnderLoad(db: TestDatabase) async throws {
         try await TestApp.with(db) { ctx in
             let sensors = Fixtures.sensorIds(lot: "S") + Fixtures.sensorIds(lot: "L")
             let base = ctx.clock.now.addingTimeInterval(-900)
@@ -153,7 +153,7 @@ struct IngestTests {
             loader.plan = Fixtures.smallSite
             loader.synthesizeActivity = false
             let siteId = try await loader.loadIfMissing()
-            try await app.waymark.sensorIndexReload()
+            try await app.waymark.parking.reloadSensorIndex()
             let ctx = TestContext(app: app, clock: clock, siteId: siteId, gatewayKey: try await app.createGateway(name: "g"), database: .sqlite)
             let r = try await ctx.ingest([TestContext.event(sensor, true, at: clock.now, seq: 1)])
             #expect(r.body["accepted"] as? Int == 1)

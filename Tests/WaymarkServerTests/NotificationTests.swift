@@ -105,7 +105,7 @@ struct NotificationTests {
             let me = try await ctx.register("ivy")
             let other = try await ctx.register("otto")
             let lot = try await ctx.lotId("S")
-            try await ctx.services.notificationHub.pollOnce()
+            try await ctx.services.notifications.hub.pollOnce()
             let drafts = (0..<5).map { i in
                 NotificationDraft(userId: me.id, kind: .lotFull, title: "N\(i)", body: "b", lotId: lot)
             } + [NotificationDraft(userId: other.id, kind: .lotFull, title: "Other", body: "b", lotId: lot)]
@@ -166,7 +166,7 @@ struct NotificationTests {
             let other = try await ctx.register("lars")
             func insert(_ drafts: [NotificationDraft]) async throws {
                 try await ctx.services.store.write { sql in try await NotificationStore.insert(drafts, at: ctx.clock.now, sql: sql) }
-                ctx.services.notificationHub.poke()
+                ctx.services.notifications.hub.poke()
             }
             try await insert([NotificationDraft(userId: me.id, kind: .lotFull, title: "before", body: "b")])
             let first = try #require((try await ctx.call(.GET, "/v1/me/notifications", token: me.token).json["notifications"] as? [[String: Any]])?.first?["sequence"] as? Int)
@@ -255,10 +255,10 @@ struct NotificationTests {
             let bookingId = try #require(booked.json["id"] as? String)
 
             ctx.clock.set(T.local(day: 18, 10, 14))
-            #expect(try await ctx.services.bookings.sweep() == .init(forfeited: 0, completed: 0))
+            #expect(try await ctx.services.parking.bookings.sweep() == .init(forfeited: 0, completed: 0))
             #expect((try await ctx.call(.GET, "/v1/me/notifications", token: watcher.token).json["notifications"] as? [Any])?.isEmpty == true)
             ctx.clock.set(T.local(day: 18, 10, 15))
-            #expect(try await ctx.services.bookings.sweep() == .init(forfeited: 1, completed: 0))
+            #expect(try await ctx.services.parking.bookings.sweep() == .init(forfeited: 1, completed: 0))
             let told = try await ctx.call(.GET, "/v1/me/notifications", token: watcher.token).json["notifications"] as? [[String: Any]] ?? []
             #expect(told.count == 1)
             #expect(told.first?["kind"] as? String == "space-freed")
@@ -296,8 +296,8 @@ struct NotificationTests {
             #expect(moved.first?["holdId"] as? String == next)
 
             ctx.clock.advance(by: 600)
-            #expect(try await ctx.services.holds.expireDue() == 1)
-            #expect(try await ctx.services.holds.expireDue() == 0)
+            #expect(try await ctx.services.parking.holds.expireDue() == 1)
+            #expect(try await ctx.services.parking.holds.expireDue() == 0)
             let expired = try await inbox(holder.token)
             #expect(expired.map { $0["kind"] as? String } == ["hold-expired", "hold-moved", "hold-asking"])
             #expect(expired.first?["holdId"] as? String == next)

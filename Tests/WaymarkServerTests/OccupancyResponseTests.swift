@@ -89,7 +89,7 @@ struct OccupancyResponseTests {
             #expect(try #require(output.ok.headers.eTag) == etag)
 
             // The served bytes came from the middleware, not from the generated path.
-            let middleware = OccupancyResponseMiddleware(live: ctx.app.waymark.live, queries: ctx.app.waymark.parking, json: OccupancyJSON(), now: { ctx.clock.now })
+            let middleware = OccupancyResponseMiddleware(live: ctx.app.waymark.parking.live, queries: ctx.app.waymark.parking.queries, json: OccupancyJSON(), now: { ctx.clock.now })
             let (direct, directBody) = try await middleware.intercept(
                 HTTPRequest(method: .get, scheme: nil, authority: nil, path: path), body: nil,
                 metadata: .init(pathParameters: ["siteId": Substring(ctx.siteId)]), operationID: "getSiteOccupancy"

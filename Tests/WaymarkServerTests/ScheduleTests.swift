@@ -93,7 +93,7 @@ struct ScheduleTests {
     }
 
     @Test("PRK-16 concurrent overlapping blocks of one user: exactly one is stored", arguments: TestDatabase.available)
-    func concurrentBlocks(db: TestDatabase) async throws {
+    func oneBlockUnderLoad(db: TestDatabase) async throws {
         try await TestApp.with(db, configure: fastHashing) { ctx in
             let me = try await ctx.register("ray")
             let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in

@@ -5,13 +5,13 @@ import WaymarkCore
 
 extension APIHandler {
     func createDevice(_ input: Operations.CreateDevice.Input) async throws -> Operations.CreateDevice.Output {
-        let signedIn = try await services.accounts.createDevice(address: RequestContext.clientAddress)
+        let signedIn = try await services.accounts.identities.createDevice(address: RequestContext.clientAddress)
         return .created(.init(body: .json(AccountMapping.session(signedIn))))
     }
 
     func register(_ input: Operations.Register.Input) async throws -> Operations.Register.Output {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
-        let signedIn = try await services.accounts.register(
+        let signedIn = try await services.accounts.identities.register(
             .init(username: body.username, password: body.password, email: body.email,
                   firstName: body.firstName, lastName: body.lastName, units: body.units.map(AccountMapping.units)),
             device: RequestContext.principal, address: RequestContext.clientAddress)
@@ -20,7 +20,7 @@ extension APIHandler {
 
     func signIn(_ input: Operations.SignIn.Input) async throws -> Operations.SignIn.Output {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
-        let signedIn = try await services.accounts.signIn(
+        let signedIn = try await services.accounts.identities.signIn(
             username: body.username, password: body.password,
             device: RequestContext.principal, address: RequestContext.clientAddress)
         return .ok(.init(body: .json(AccountMapping.session(signedIn))))
@@ -28,19 +28,19 @@ extension APIHandler {
 
     func signOut(_ input: Operations.SignOut.Input) async throws -> Operations.SignOut.Output {
         let me = try RequestContext.requirePrincipal()
-        try await services.sessions.revoke(tokenHash: me.tokenHash)
+        try await services.accounts.sessions.revoke(tokenHash: me.tokenHash)
         return .noContent(.init())
     }
 
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
         let me = try RequestContext.requirePrincipal()
-        return .ok(.init(body: .json(AccountMapping.me(try await services.accounts.require(me.userId)))))
+        return .ok(.init(body: .json(AccountMapping.me(try await services.accounts.identities.require(me.userId)))))
     }
 
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()
-        let user = try await services.profiles.update(me, .init(
+        let user = try await services.accounts.profiles.update(me, .init(
             email: body.email, firstName: body.firstName, lastName: body.lastName, about: body.about,
             pictureURL: body.pictureURL, units: body.units.map(AccountMapping.units)))
         return .ok(.init(body: .json(AccountMapping.me(user))))
@@ -49,14 +49,14 @@ extension APIHandler {
     func changeUsername(_ input: Operations.ChangeUsername.Input) async throws -> Operations.ChangeUsername.Output {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()
-        let user = try await services.accounts.changeUsername(me, currentPassword: body.currentPassword, newUsername: body.newUsername)
+        let user = try await services.accounts.identities.changeUsername(me, currentPassword: body.currentPassword, newUsername: body.newUsername)
         return .ok(.init(body: .json(AccountMapping.me(user))))
     }
 
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()
-        let signedIn = try await services.accounts.changePassword(me, currentPassword: body.currentPassword, newPassword: body.newPassword)
+        let signedIn = try await services.accounts.identities.changePassword(me, currentPassword: body.currentPassword, newPassword: body.newPassword)
         return .ok(.init(body: .json(AccountMapping.session(signedIn))))
     }
 
@@ -67,7 +67,7 @@ extension APIHandler {
         if let password = body.password, password.unicodeScalars.count > PasswordPolicy.maximumLength {
             throw Problem.badRequest("password is at most \(PasswordPolicy.maximumLength) characters.")
         }
-        try await services.accounts.delete(me, password: body.password)
+        try await services.accounts.identities.delete(me, password: body.password)
         return .noContent(.init())
     }
 
@@ -85,21 +85,21 @@ extension APIHandler {
             // The runtime's only error here is a body longer than the limit.
             throw Problem.tooLarge(limit: PictureRules.maximumBytes)
         }
-        let user = try await services.profiles.setPicture(me, kind: kind, data: data)
+        let user = try await services.accounts.profiles.setPicture(me, kind: kind, data: data)
         return .ok(.init(body: .json(AccountMapping.me(user))))
     }
 
     func removePicture(_ input: Operations.RemovePicture.Input) async throws -> Operations.RemovePicture.Output {
         let me = try RequestContext.requirePrincipal()
-        return .ok(.init(body: .json(AccountMapping.me(try await services.profiles.removePicture(me)))))
+        return .ok(.init(body: .json(AccountMapping.me(try await services.accounts.profiles.removePicture(me)))))
     }
 
     func getUserPicture(_ input: Operations.GetUserPicture.Input) async throws -> Operations.GetUserPicture.Output {
         let id = input.path.userId
-        guard UUID(uuidString: id) != nil, let user = try await services.accountQueries.user(id: id) else { throw Problem.notFound("user") }
+        guard UUID(uuidString: id) != nil, let user = try await services.accounts.queries.user(id: id) else { throw Problem.notFound("user") }
         // Uploaded pictures are addressed with ?v=<time> by `Me.pictureURL`, so they may be cached;
         // the default avatar changes with the name and must be revalidated.
-        if let picture = try await services.accountQueries.picture(userId: id) {
+        if let picture = try await services.accounts.queries.picture(userId: id) {
             let headers = Operations.GetUserPicture.Output.Ok.Headers(cacheControl: "private, max-age=86400")
             let body = HTTPBody(picture.bytes)
             switch PictureRules.Kind(rawValue: picture.contentType) {
@@ -114,7 +114,7 @@ extension APIHandler {
 
     func getPermits(_ input: Operations.GetPermits.Input) async throws -> Operations.GetPermits.Output {
         let me = try RequestContext.requirePrincipal()
-        let user = try await services.accounts.require(me.userId)
+        let user = try await services.accounts.identities.require(me.userId)
         return .ok(.init(body: .json(.init(permits: AccountMapping.permits(user.permitSet)))))
     }
 
@@ -123,13 +123,13 @@ extension APIHandler {
         let me = try RequestContext.requirePrincipal()
         guard body.permits.count == Set(body.permits).count else { throw Problem.badRequest("Each permit at most once.") }
         let permits = Set(body.permits.compactMap { Permit(rawValue: $0.rawValue) })
-        let saved = try await services.profiles.setPermits(me, permits)
+        let saved = try await services.accounts.profiles.setPermits(me, permits)
         return .ok(.init(body: .json(.init(permits: AccountMapping.permits(saved)))))
     }
 
     func requestPasswordReset(_ input: Operations.RequestPasswordReset.Input) async throws -> Operations.RequestPasswordReset.Output {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
-        let seconds = try await services.passwordResets.request(login: body.login, address: RequestContext.clientAddress)
+        let seconds = try await services.accounts.passwordResets.request(login: body.login, address: RequestContext.clientAddress)
         return .accepted(.init(body: .json(.init(expiresInSeconds: seconds))))
     }
 
@@ -139,13 +139,13 @@ extension APIHandler {
         guard code.utf8.count == 6, code.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw Problem.badRequest("The code has 6 digits.")
         }
-        let result = try await services.passwordResets.verify(login: body.login.trimmingCharacters(in: .whitespaces), code: code)
+        let result = try await services.accounts.passwordResets.verify(login: body.login.trimmingCharacters(in: .whitespaces), code: code)
         return .ok(.init(body: .json(.init(resetToken: result.token, expiresAt: result.expiresAt))))
     }
 
     func completePasswordReset(_ input: Operations.CompletePasswordReset.Input) async throws -> Operations.CompletePasswordReset.Output {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
-        let signedIn = try await services.passwordResets.complete(token: body.resetToken, newPassword: body.newPassword)
+        let signedIn = try await services.accounts.passwordResets.complete(token: body.resetToken, newPassword: body.newPassword)
         return .ok(.init(body: .json(AccountMapping.session(signedIn))))
     }
 }

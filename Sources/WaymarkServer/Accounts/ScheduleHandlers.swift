@@ -5,14 +5,14 @@ import WaymarkCore
 extension APIHandler {
     func getSchedule(_ input: Operations.GetSchedule.Input) async throws -> Operations.GetSchedule.Output {
         let me = try RequestContext.requirePrincipal()
-        let blocks = try await services.schedule.schedule(me)
+        let blocks = try await services.parking.schedule.schedule(me)
         return .ok(.init(body: .json(.init(blocks: blocks.map(ScheduleMapping.block)))))
     }
 
     func createScheduleBlock(_ input: Operations.CreateScheduleBlock.Input) async throws -> Operations.CreateScheduleBlock.Output {
         guard case .json(let b) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()
-        let block = try await services.schedule.create(me, weekday: b.weekday, startSlot: b.startSlot, endSlot: b.endSlot, lotId: try ScheduleMapping.lotId(b.lotId))
+        let block = try await services.parking.schedule.create(me, weekday: b.weekday, startSlot: b.startSlot, endSlot: b.endSlot, lotId: try ScheduleMapping.lotId(b.lotId))
         return .created(.init(body: .json(ScheduleMapping.block(block))))
     }
 
@@ -20,7 +20,7 @@ extension APIHandler {
         guard case .json(let b) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()
         guard UUID(uuidString: input.path.blockId) != nil else { throw Problem.notFound("schedule block") }
-        let block = try await services.schedule.update(me, id: input.path.blockId.lowercased(), weekday: b.weekday, startSlot: b.startSlot,
+        let block = try await services.parking.schedule.update(me, id: input.path.blockId.lowercased(), weekday: b.weekday, startSlot: b.startSlot,
                                                        endSlot: b.endSlot, lotId: try ScheduleMapping.lotId(b.lotId))
         return .ok(.init(body: .json(ScheduleMapping.block(block))))
     }
@@ -28,14 +28,14 @@ extension APIHandler {
     func deleteScheduleBlock(_ input: Operations.DeleteScheduleBlock.Input) async throws -> Operations.DeleteScheduleBlock.Output {
         let me = try RequestContext.requirePrincipal()
         guard UUID(uuidString: input.path.blockId) != nil else { throw Problem.notFound("schedule block") }
-        try await services.schedule.delete(me, id: input.path.blockId.lowercased())
+        try await services.parking.schedule.delete(me, id: input.path.blockId.lowercased())
         return .noContent(.init())
     }
 
     func getScheduleLotAdvice(_ input: Operations.GetScheduleLotAdvice.Input) async throws -> Operations.GetScheduleLotAdvice.Output {
         let me = try RequestContext.requirePrincipal()
         let q = input.query
-        let advised = try await services.schedule.lotAdvice(me, siteId: q.siteId, weekday: q.weekday, startSlot: q.startSlot, endSlot: q.endSlot)
+        let advised = try await services.parking.schedule.lotAdvice(me, siteId: q.siteId, weekday: q.weekday, startSlot: q.startSlot, endSlot: q.endSlot)
         return .ok(.init(body: .json(.init(lots: advised.map {
             .init(lotId: $0.block.lotId ?? $0.block.id, lotName: $0.lotName ?? "", advice: ScheduleMapping.advice($0.advice))
         }))))

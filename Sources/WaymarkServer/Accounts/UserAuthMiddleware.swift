@@ -3,28 +3,6 @@ import HTTPTypes
 import OpenAPIRuntime
 import Vapor
 
-/// Who is calling: resolved from the bearer token by `UserAuthMiddleware`.
-struct Principal: Sendable, Equatable {
-    var userId: String
-    var kind: UserKind
-    var tokenHash: String
-}
-
-enum UserKind: String, Sendable {
-    case device, account
-}
-
-extension RequestContext {
-    @TaskLocal static var principal: Principal?
-    /// The client's address as `ClientAddressMiddleware` saw it; "unknown" when there is none.
-    @TaskLocal static var clientAddress: String = "unknown"
-
-    static func requirePrincipal() throws -> Principal {
-        guard let principal else { throw Problem.unauthorized }
-        return principal
-    }
-}
-
 /// Resolves `Authorization: Bearer <session token>` for the account operations. Operations that
 /// require a session get 401 without one; `register` and `signIn` take one optionally (a device
 /// identity whose data moves to the account).
@@ -71,24 +49,5 @@ struct UserAuthMiddleware: ServerMiddleware {
         return try await RequestContext.$clientAddress.withValue(address) {
             try await RequestContext.$principal.withValue(principal) { try await next(request, body, metadata) }
         }
-    }
-}
-
-/// Puts the client's address in a header only the server sets, for the OpenAPI layer (which
-/// sees no connection). An incoming header of that name is dropped, so clients cannot forge it.
-struct ClientAddressMiddleware: AsyncMiddleware {
-    static let name = "X-Waymark-Client-Address"
-    static let field = HTTPField.Name(name)!
-    let trustForwardedFor: Bool
-
-    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        request.headers.remove(name: Self.name)
-        var address = request.remoteAddress?.ipAddress ?? "unknown"
-        if trustForwardedFor, let forwarded = request.headers.first(name: .xForwardedFor)?
-            .split(separator: ",").first?.trimmingCharacters(in: .whitespaces), !forwarded.isEmpty, forwarded.count <= 64 {
-            address = forwarded
-        }
-        request.headers.replaceOrAdd(name: Self.name, value: address)
-        return try await next.respond(to: request)
     }
 }

@@ -5,7 +5,7 @@ import WaymarkCore
 extension APIHandler {
     func getWallet(_ input: Operations.GetWallet.Input) async throws -> Operations.GetWallet.Output {
         let me = try RequestContext.requirePrincipal()
-        let balances = try await services.wallet.balances(me)
+        let balances = try await services.accounts.wallet.balances(me)
         return .ok(.init(body: .json(.init(
             balances: balances.map(BookingMapping.money),
             topUpMinimumMinor: WalletRules.topUpRange.lowerBound, topUpMaximumMinor: WalletRules.topUpRange.upperBound,
@@ -15,7 +15,7 @@ extension APIHandler {
     func getWalletHistory(_ input: Operations.GetWalletHistory.Input) async throws -> Operations.GetWalletHistory.Output {
         let me = try RequestContext.requirePrincipal()
         let currency = input.query.currency ?? "USD"
-        let lines = try await services.wallet.history(me, currency: currency, limit: input.query.limit ?? 100)
+        let lines = try await services.accounts.wallet.history(me, currency: currency, limit: input.query.limit ?? 100)
         return .ok(.init(body: .json(.init(currency: currency, lines: lines.map(WalletMapping.line)))))
     }
 
@@ -24,7 +24,7 @@ extension APIHandler {
         let me = try RequestContext.requirePrincipal()
         let key = try IdempotencyKeys.validated(input.headers.idempotencyKey)
         guard let amount = Int(exactly: body.amountMinor) else { throw Problem.badRequest("amountMinor is out of range.") }
-        let result = try await services.wallet.topUp(me, amount: Money(amount, body.currency), idempotencyKey: key)
+        let result = try await services.accounts.wallet.topUp(me, amount: Money(amount, body.currency), idempotencyKey: key)
         return .created(.init(body: .json(.init(line: WalletMapping.line(result.line), balance: BookingMapping.money(result.balance)))))
     }
 }

@@ -12,7 +12,7 @@ extension APIHandler {
 
     func streamSiteLive(_ input: Operations.StreamSiteLive.Input) async throws -> Operations.StreamSiteLive.Output {
         let siteId = input.path.siteId
-        guard try await services.parking.site(id: siteId) != nil else { throw Problem.notFound("site") }
+        guard try await services.parking.queries.site(id: siteId) != nil else { throw Problem.notFound("site") }
         // Checked even when the header wins: a request the contract calls invalid is refused.
         if let from = input.query.lastEventId, from < 0 { throw Problem.badRequest("lastEventId must not be negative.") }
         var resumeFrom = input.query.lastEventId
@@ -27,7 +27,7 @@ extension APIHandler {
 
         // Subscribe first, then replay from the table up to the subscription's cursor: together
         // they cover every event after `resumeFrom` exactly once.
-        let (cursor, frames) = services.live.subscribe(siteId: siteId)
+        let (cursor, frames) = services.parking.live.subscribe(siteId: siteId)
         let store = services.store
         let body = EventStream.body(frames: frames, buffer: LiveHub.subscriberBuffer) { [resumeFrom, unknownPosition] in
             let reset = [LiveEncoding.frame(id: cursor, kind: "reset", payload: "{}")]

@@ -5,7 +5,7 @@ import WaymarkAPI
 extension APIHandler {
     func listNotifications(_ input: Operations.ListNotifications.Input) async throws -> Operations.ListNotifications.Output {
         let me = try RequestContext.requirePrincipal()
-        let page = try await services.notifications.list(me, before: input.query.before, limit: input.query.limit ?? 50)
+        let page = try await services.notifications.inbox.list(me, before: input.query.before, limit: input.query.limit ?? 50)
         return .ok(.init(body: .json(.init(notifications: page.rows.map(NotificationMapping.notification),
                                            unreadCount: page.unreadCount, nextBefore: page.nextBefore))))
     }
@@ -13,37 +13,37 @@ extension APIHandler {
     func markNotificationRead(_ input: Operations.MarkNotificationRead.Input) async throws -> Operations.MarkNotificationRead.Output {
         let me = try RequestContext.requirePrincipal()
         guard UUID(uuidString: input.path.notificationId) != nil else { throw Problem.notFound("notification") }
-        let row = try await services.notifications.markRead(me, id: input.path.notificationId.lowercased())
+        let row = try await services.notifications.inbox.markRead(me, id: input.path.notificationId.lowercased())
         return .ok(.init(body: .json(NotificationMapping.notification(row))))
     }
 
     func markAllNotificationsRead(_ input: Operations.MarkAllNotificationsRead.Input) async throws -> Operations.MarkAllNotificationsRead.Output {
-        try await services.notifications.markAllRead(try RequestContext.requirePrincipal())
+        try await services.notifications.inbox.markAllRead(try RequestContext.requirePrincipal())
         return .noContent(.init())
     }
 
     func deleteNotification(_ input: Operations.DeleteNotification.Input) async throws -> Operations.DeleteNotification.Output {
         let me = try RequestContext.requirePrincipal()
         guard UUID(uuidString: input.path.notificationId) != nil else { throw Problem.notFound("notification") }
-        try await services.notifications.delete(me, id: input.path.notificationId.lowercased())
+        try await services.notifications.inbox.delete(me, id: input.path.notificationId.lowercased())
         return .noContent(.init())
     }
 
     func listWatches(_ input: Operations.ListWatches.Input) async throws -> Operations.ListWatches.Output {
         let me = try RequestContext.requirePrincipal()
-        return .ok(.init(body: .json(.init(watches: try await services.watches.list(me).map(NotificationMapping.watch)))))
+        return .ok(.init(body: .json(.init(watches: try await services.notifications.watches.list(me).map(NotificationMapping.watch)))))
     }
 
     func watchLot(_ input: Operations.WatchLot.Input) async throws -> Operations.WatchLot.Output {
         let me = try RequestContext.requirePrincipal()
         guard UUID(uuidString: input.path.lotId) != nil else { throw Problem.notFound("lot") }
-        return .ok(.init(body: .json(NotificationMapping.watch(try await services.watches.watch(me, lotId: input.path.lotId.lowercased())))))
+        return .ok(.init(body: .json(NotificationMapping.watch(try await services.notifications.watches.watch(me, lotId: input.path.lotId.lowercased())))))
     }
 
     func unwatchLot(_ input: Operations.UnwatchLot.Input) async throws -> Operations.UnwatchLot.Output {
         let me = try RequestContext.requirePrincipal()
         guard UUID(uuidString: input.path.lotId) != nil else { throw Problem.notFound("lot") }
-        try await services.watches.unwatch(me, lotId: input.path.lotId.lowercased())
+        try await services.notifications.watches.unwatch(me, lotId: input.path.lotId.lowercased())
         return .noContent(.init())
     }
 
@@ -56,9 +56,9 @@ extension APIHandler {
     func streamNotifications(_ input: Operations.StreamNotifications.Input) async throws -> Operations.StreamNotifications.Output {
         let me = try RequestContext.requirePrincipal()
         let resumeFrom = input.headers.lastEventID.flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
-        let inbox = services.notifications, store = services.store
+        let inbox = services.notifications.inbox, store = services.store
         let start = if let resumeFrom { resumeFrom } else { try await NotificationStore.lastSeq(sql: store.sql) }
-        let (cursor, frames) = services.notificationHub.subscribe(topic: me.userId)
+        let (cursor, frames) = services.notifications.hub.subscribe(topic: me.userId)
         // The hub may be behind the start (it has not polled yet): what the client has seen,
         // or what was made before a fresh stream opened, is not sent again.
         let body = EventStream.body(frames: frames, buffer: NotificationHub.notificationBuffer, skipThrough: start) {

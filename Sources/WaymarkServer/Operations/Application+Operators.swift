@@ -12,15 +12,15 @@ extension Application {
     /// By email address or username; false when no account has it.
     public func grantOperator(login: String) async throws -> Bool {
         let s = waymark
-        return try await s.operators.grant(login: login, now: s.now()) != nil
+        return try await s.operations.operators.grant(login: login, now: s.now()) != nil
     }
 
     /// False when no such account is an operator.
     public func revokeOperator(login: String) async throws -> Bool {
-        try await waymark.operators.revoke(login: login)
+        try await waymark.operations.operators.revoke(login: login)
     }
 
     public func listOperators() async throws -> [OperatorListing] {
-        try await waymark.operators.list().map { OperatorListing(username: $0.username, email: $0.email, grantedAt: $0.grantedAt) }
+        try await waymark.operations.operators.list().map { OperatorListing(username: $0.username, email: $0.email, grantedAt: $0.grantedAt) }
     }
 }

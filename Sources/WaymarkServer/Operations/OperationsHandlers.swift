@@ -15,20 +15,20 @@ extension APIHandler {
             throw Problem.unavailable("The database does not answer.")
         }
         return .ok(.init(body: .json(.init(
-            status: .ok, version: WaymarkVersion.current, database: .init(rawValue: services.databaseKind)))))
+            status: .ok, version: WaymarkVersion.current, database: .init(rawValue: services.operations.databaseKind)))))
     }
 
     func getMetrics(_ input: Operations.GetMetrics.Input) async throws -> Operations.GetMetrics.Output {
-        ServerMetrics.setLiveSubscribers(services.live.subscriberCount)
+        ServerMetrics.setLiveSubscribers(services.parking.live.subscriberCount)
         return .ok(.init(body: .plainText(HTTPBody(ServerMetrics.exposition()))))
     }
 
     func getClientConfig(_ input: Operations.GetClientConfig.Input) async throws -> Operations.GetClientConfig.Output {
-        .ok(.init(body: .json(services.clientConfig)))
+        .ok(.init(body: .json(services.operations.clientConfig)))
     }
 
     func getOpenAPIDocument(_ input: Operations.GetOpenAPIDocument.Input) async throws -> Operations.GetOpenAPIDocument.Output {
-        .ok(.init(body: .yaml(HTTPBody(services.openAPIDocument))))
+        .ok(.init(body: .yaml(HTTPBody(services.operations.openAPIDocument))))
     }
 }
 

@@ -5,8 +5,8 @@ import WaymarkCore
 extension APIHandler {
     func getOperatorAnalytics(_ input: Operations.GetOperatorAnalytics.Input) async throws -> Operations.GetOperatorAnalytics.Output {
         let me = try RequestContext.requirePrincipal()
-        try await services.operators.require(me)
-        let r = try await services.analytics.report(from: input.query.from, to: input.query.to)
+        try await services.operations.operators.require(me)
+        let r = try await services.operations.analytics.report(from: input.query.from, to: input.query.to)
         return .ok(.init(body: .json(.init(
             from: r.from.description, to: r.to.description, timeZone: r.timeZone.identifier,
             days: r.days.map { .init(date: $0.day.description, activeUsers: $0.activeUsers, bookingUsers: $0.bookingUsers, share: $0.share) },

@@ -5,7 +5,7 @@ import WaymarkCore
 extension APIHandler {
     func quoteBooking(_ input: Operations.QuoteBooking.Input) async throws -> Operations.QuoteBooking.Output {
         let lotId = try BookingMapping.id(input.path.lotId, "lot")
-        let quote = try await services.bookings.quote(lotId: lotId, range: BookingRange(start: input.query.start, end: input.query.end))
+        let quote = try await services.parking.bookings.quote(lotId: lotId, range: BookingRange(start: input.query.start, end: input.query.end))
         return .ok(.init(body: .json(BookingMapping.quote(quote))))
     }
 
@@ -14,39 +14,39 @@ extension APIHandler {
         let me = try RequestContext.requirePrincipal()
         let key = try IdempotencyKeys.validated(input.headers.idempotencyKey)
         let lotId = try BookingMapping.id(body.lotId, "lot")
-        let row = try await services.bookings.create(me, lotId: lotId, range: BookingRange(start: body.start, end: body.end), idempotencyKey: key)
+        let row = try await services.parking.bookings.create(me, lotId: lotId, range: BookingRange(start: body.start, end: body.end), idempotencyKey: key)
         return .created(.init(body: .json(BookingMapping.booking(row))))
     }
 
     func listBookings(_ input: Operations.ListBookings.Input) async throws -> Operations.ListBookings.Output {
         let me = try RequestContext.requirePrincipal()
-        return .ok(.init(body: .json(.init(bookings: try await services.bookings.list(me).map(BookingMapping.booking)))))
+        return .ok(.init(body: .json(.init(bookings: try await services.parking.bookings.list(me).map(BookingMapping.booking)))))
     }
 
     func getBooking(_ input: Operations.GetBooking.Input) async throws -> Operations.GetBooking.Output {
         let me = try RequestContext.requirePrincipal()
         let id = try BookingMapping.id(input.path.bookingId, "booking")
-        return .ok(.init(body: .json(BookingMapping.booking(try await services.bookings.get(me, id: id)))))
+        return .ok(.init(body: .json(BookingMapping.booking(try await services.parking.bookings.get(me, id: id)))))
     }
 
     func modifyBooking(_ input: Operations.ModifyBooking.Input) async throws -> Operations.ModifyBooking.Output {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()
         let id = try BookingMapping.id(input.path.bookingId, "booking")
-        let row = try await services.bookings.modify(me, id: id, to: BookingRange(start: body.start, end: body.end))
+        let row = try await services.parking.bookings.modify(me, id: id, to: BookingRange(start: body.start, end: body.end))
         return .ok(.init(body: .json(BookingMapping.booking(row))))
     }
 
     func cancelBooking(_ input: Operations.CancelBooking.Input) async throws -> Operations.CancelBooking.Output {
         let me = try RequestContext.requirePrincipal()
         let id = try BookingMapping.id(input.path.bookingId, "booking")
-        return .ok(.init(body: .json(BookingMapping.booking(try await services.bookings.cancel(me, id: id)))))
+        return .ok(.init(body: .json(BookingMapping.booking(try await services.parking.bookings.cancel(me, id: id)))))
     }
 
     func checkInBooking(_ input: Operations.CheckInBooking.Input) async throws -> Operations.CheckInBooking.Output {
         let me = try RequestContext.requirePrincipal()
         let id = try BookingMapping.id(input.path.bookingId, "booking")
-        return .ok(.init(body: .json(BookingMapping.booking(try await services.bookings.checkIn(me, id: id)))))
+        return .ok(.init(body: .json(BookingMapping.booking(try await services.parking.bookings.checkIn(me, id: id)))))
     }
 }
 

@@ -57,7 +57,7 @@ struct GatewayEventsRoute: Sendable {
         try RawHeaderMiddleware.checkLimits { headers.first(name: $0.rawName) }
         let bytes = request.body.data.map { Array($0.readableBytesView) } ?? []
         if bytes.count > maxBytes { throw Problem.tooLarge(limit: maxBytes) }
-        let gateway = try await GatewayAuthMiddleware.gatewayId(authorization: headers.first(name: .authorization), keys: services.gateways,
+        let gateway = try await GatewayAuthMiddleware.gatewayId(authorization: headers.first(name: .authorization), keys: services.parking.gateways,
                                                                 now: services.now())
         // The generated code checks the content type's value, but lets a missing one through.
         guard let contentType = headers.first(name: .contentType) else { throw Problem.unsupportedMediaType }

@@ -4,11 +4,6 @@ import OpenAPIRuntime
 import WaymarkAPI
 import WaymarkCore
 
-enum RequestContext {
-    /// The authenticated gateway of the current request, set by `GatewayAuthMiddleware`.
-    @TaskLocal static var gatewayId: String?
-}
-
 /// Checks the bearer secret of the gateway operations before their body is read.
 struct GatewayAuthMiddleware: ServerMiddleware {
     static let operations: Set<String> = ["ingestSensorEvents", "ingestThingsStackUplink"]
@@ -49,7 +44,7 @@ extension APIHandler {
         let reports = batch.events.map {
             SensorReport(sensorId: $0.sensorId, occupied: $0.occupied, observedAt: $0.observedAt, sequence: $0.sequence)
         }
-        let outcomes = try await services.ingest.ingest(reports)
+        let outcomes = try await services.parking.ingest.ingest(reports)
         return .ok(.init(body: .json(Self.result(outcomes))))
     }
 
@@ -61,7 +56,7 @@ extension APIHandler {
             occupied: message.decodedPayload.occupied,
             observedAt: message.receivedAt ?? uplink.receivedAt ?? services.now(),
             sequence: message.fCnt ?? 0)
-        let outcomes = try await services.ingest.ingest([report])
+        let outcomes = try await services.parking.ingest.ingest([report])
         return .ok(.init(body: .json(Self.result(outcomes))))
     }
 

@@ -9,18 +9,11 @@ import SQLKit
 enum AdvisoryLocks {
     /// Everything that moves a user's wallet or decides an idempotency key of theirs.
     static let userSpace = 0x5759_0001
-    /// Everything that counts or changes the booked capacity of a lot.
-    static let lotSpace = 0x5759_0002
-    /// One instance at a time sweeps bookings (forfeit, complete).
+    /// An area's own kinds of lock take the spaces after these (see `ParkingLocks`).
     static let jobSpace = 0x5759_0003
-    static let bookingSweep = 1
 
     static func lockUser(_ userId: String, sql: any SQLDatabase) async throws {
         try await lock(space: userSpace, id: userId, sql: sql)
-    }
-
-    static func lockLot(_ lotId: String, sql: any SQLDatabase) async throws {
-        try await lock(space: lotSpace, id: lotId, sql: sql)
     }
 
     /// Whether this transaction got the job's lock; always true on SQLite.
@@ -32,7 +25,7 @@ enum AdvisoryLocks {
         return try row?.decode(column: "locked", as: Bool.self) ?? false
     }
 
-    private static func lock(space: Int, id: String, sql: any SQLDatabase) async throws {
+    static func lock(space: Int, id: String, sql: any SQLDatabase) async throws {
         guard sql.dialect.name == "postgresql" else { return }
         // hashtext may map two ids to one key; that only makes them wait for each other.
         try await sql.raw("SELECT pg_advisory_xact_lock(\(unsafeRaw: String(space)), hashtext(\(bind: id)))").run()

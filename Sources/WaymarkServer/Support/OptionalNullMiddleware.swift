@@ -9,22 +9,16 @@ import OpenAPIRuntime
 /// are checked (a required one that is null already fails to decode); other members a body may
 /// carry are ignored as before. The gateway operations have their own check.
 struct OptionalNullMiddleware: ServerMiddleware {
-    /// Operation id → the optional properties of its JSON body, as in the contract.
-    static let optionalFields: [String: [String]] = [
-        "register": ["email", "firstName", "lastName", "units"],
-        "updateProfile": ["email", "firstName", "lastName", "about", "pictureURL", "units"],
-        "deleteAccount": ["password"],
-        "createScheduleBlock": ["lotId"],
-        "updateScheduleBlock": ["lotId"],
-    ]
-
+    /// Operation id → the optional properties of its JSON body, as in the contract
+    /// (`APIHandler.optionalBodyFields`).
+    let fields: [String: [String]]
     let maxBytes: Int
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard let fields = Self.optionalFields[operationID], let body else { return try await next(request, body, metadata) }
+        guard let fields = self.fields[operationID], let body else { return try await next(request, body, metadata) }
         let bytes = try await [UInt8](collecting: body, upTo: maxBytes)
         if let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
            let field = fields.first(where: { object[$0] is NSNull }) {

@@ -41,7 +41,7 @@ enum TestApp {
             loader.plan = site
             loader.synthesizeActivity = false
             let siteId = try await loader.loadIfMissing()
-            try await services.sensorIndexReload()
+            try await services.parking.reloadSensorIndex()
             let key = try await app.createGateway(name: "test-gateway")
             try await body(TestContext(app: app, clock: clock, siteId: siteId, gatewayKey: key, database: database))
         } catch {

@@ -39,7 +39,7 @@ extension TestContext {
         while remaining > 0 {
             let part = min(remaining, WalletRules.topUpRange.upperBound)
             for member in made {
-                _ = try await services.wallet.topUp(Principal(userId: member.1, kind: .account, tokenHash: ""),
+                _ = try await services.accounts.wallet.topUp(Principal(userId: member.1, kind: .account, tokenHash: ""),
                                                     amount: Money(part, "USD"), idempotencyKey: nil)
             }
             remaining -= part

@@ -1,0 +1,13 @@
+import Foundation
+
+extension APIHandler {
+    /// The optional properties of each operation's JSON body, as in the contract, for
+    /// `OptionalNullMiddleware`; a test checks this against the contract.
+    static let optionalBodyFields: [String: [String]] = [
+        "register": ["email", "firstName", "lastName", "units"],
+        "updateProfile": ["email", "firstName", "lastName", "about", "pictureURL", "units"],
+        "deleteAccount": ["password"],
+        "createScheduleBlock": ["lotId"],
+        "updateScheduleBlock": ["lotId"],
+    ]
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The Accounts area: identities and sessions, profiles, password resets, the wallet and the
+/// throttles that guard them.
+struct AccountsServices: Sendable {
+    let queries: AccountQueries
+    let sessions: Sessions
+    let identities: AccountService
+    let profiles: ProfileService
+    let wallet: WalletService
+    let passwordResets: PasswordResetService
+    let throttles: Throttles
+    let activity: ActivityRecorder
+
+    init(_ env: WaymarkEnvironment, hasher: PasswordHasher, zone: AnalyticsZone) {
+        let store = env.store, now = env.now
+        queries = AccountQueries(store: store)
+        sessions = Sessions(store: store)
+        throttles = Throttles(store: store)
+        identities = AccountService(store: store, queries: queries, hasher: hasher, throttles: throttles, now: now,
+                                    identityLimit: env.configuration.identityLimitPerAddress)
+        profiles = ProfileService(store: store, queries: queries, now: now)
+        wallet = WalletService(store: store, provider: env.payments, now: now)
+        passwordResets = PasswordResetService(store: store, queries: queries, accounts: identities, throttles: throttles,
+                                              mailer: env.mailer, now: now, logger: env.logger)
+        activity = ActivityRecorder(store: store, zone: zone, logger: env.logger)
+    }
+
+    /// With jobs, an hourly removal of expired sessions and idle throttle counters: dead
+    /// weight, and an hour is soon enough.
+    func start(_ background: BackgroundTasks, jobs: Bool, environment env: WaymarkEnvironment) {
+        guard jobs else { return }
+        let sessions = sessions, throttles = throttles
+        background.start {
+            while !Task.isCancelled {
+                try? await sessions.prune(now: env.now())
+                try? await throttles.prune(now: env.now())
+                try? await Task.sleep(for: .seconds(3600))
+            }
+        }
+    }
+}

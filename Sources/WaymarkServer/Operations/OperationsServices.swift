@@ -1,0 +1,24 @@
+import Foundation
+import WaymarkAPI
+
+/// The Operations area: operators and their analytics, request latencies, and what the server
+/// tells about itself (its contract, its database, the settings a client needs).
+struct OperationsServices: Sendable {
+    let operators: Operators
+    let analytics: OperatorAnalyticsService
+    let latencies: OperationLatencies
+    let databaseKind: String
+    let openAPIDocument: String
+    let clientConfig: Components.Schemas.ClientConfig
+
+    init(_ env: WaymarkEnvironment, accounts: AccountsServices, zone: AnalyticsZone, openAPIDocument: String) {
+        let config = env.configuration
+        operators = Operators(store: env.store, queries: accounts.queries)
+        latencies = OperationLatencies()
+        analytics = OperatorAnalyticsService(store: env.store, zone: zone, latencies: latencies, now: env.now)
+        databaseKind = config.database.kind
+        self.openAPIDocument = openAPIDocument
+        clientConfig = .init(version: WaymarkVersion.current, tileURLTemplate: config.tileURLTemplate,
+                             tileAttribution: config.tileAttribution, tileMaxZoom: config.tileMaxZoom)
+    }
+}

@@ -1,0 +1,14 @@
+import SQLKit
+
+/// Parking's advisory locks (see `AdvisoryLocks`): a transaction takes a user's lock before
+/// any lot's lock, never the other way round.
+extension AdvisoryLocks {
+    /// Everything that counts or changes the booked capacity of a lot.
+    static let lotSpace = 0x5759_0002
+    /// One instance at a time sweeps bookings (forfeit, complete).
+    static let bookingSweep = 1
+
+    static func lockLot(_ lotId: String, sql: any SQLDatabase) async throws {
+        try await lock(space: lotSpace, id: lotId, sql: sql)
+    }
+}

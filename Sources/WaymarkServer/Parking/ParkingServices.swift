@@ -1,0 +1,52 @@
+import Foundation
+
+/// The Parking area: sites, lots and spots, sensor ingest and the site's live stream, holds,
+/// bookings, reviews and the weekly parking schedule.
+struct ParkingServices: Sendable {
+    let queries: ParkingQueries
+    let gateways: GatewayKeys
+    let sensorIndex: SensorIndex
+    let live: LiveHub
+    let spotStates: SpotStatesCache
+    let ingest: IngestService
+    let holds: HoldService
+    let bookings: BookingService
+    let reviews: ReviewService
+    let schedule: ScheduleService
+    private let now: @Sendable () -> Date
+
+    init(_ env: WaymarkEnvironment, accounts: AccountsServices, notifications: NotificationsServices) async throws {
+        let store = env.store, now = env.now
+        self.now = now
+        queries = ParkingQueries(store: store)
+        gateways = GatewayKeys(store: store)
+        sensorIndex = SensorIndex(store: store)
+        try await sensorIndex.reload(now: now())
+        live = LiveHub(store: store, pollInterval: env.livePollInterval, logger: env.logger)
+        spotStates = SpotStatesCache()
+        ingest = IngestService(store: store, index: sensorIndex, live: live, alerts: notifications.alerts,
+                               notifier: notifications.notifier, now: now, logger: env.logger)
+        holds = HoldService(store: store, accounts: accounts.queries, live: live, notifier: notifications.notifier,
+                            alerts: notifications.alerts, now: now)
+        var bookings = BookingService(store: store, now: now)
+        bookings.observers = [SpaceFreedObserver(notifier: notifications.notifier, logger: env.logger)]
+        self.bookings = bookings
+        reviews = ReviewService(store: store, now: now)
+        schedule = ScheduleService(store: store, parking: queries, accounts: accounts.queries, now: now)
+    }
+
+    /// Reads the sensors anew after sites, lots or sensors were added (an import, the demo).
+    func reloadSensorIndex() async throws { try await sensorIndex.reload(now: now()) }
+
+    /// The site streams' tail; with jobs, half-hourly snapshots and the live log's trimming,
+    /// hold expiry and the booking sweep.
+    func start(_ background: BackgroundTasks, jobs: Bool, environment env: WaymarkEnvironment) {
+        let live = live, holds = holds, bookings = bookings, logger = env.logger
+        background.start { await live.run() }
+        guard jobs else { return }
+        let snapshots = SnapshotJob(store: env.store, now: env.now, liveRetention: env.configuration.liveRetention, logger: logger)
+        background.start { await snapshots.run() }
+        background.start { await holds.run(logger: logger) }
+        background.start { await bookings.run(logger: logger) }
+    }
+}

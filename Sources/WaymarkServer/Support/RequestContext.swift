@@ -1,0 +1,27 @@
+import Foundation
+
+/// What the middlewares learned about the current request, for the handlers below them.
+enum RequestContext {
+    /// The authenticated gateway of the current request, set by `GatewayAuthMiddleware`.
+    @TaskLocal static var gatewayId: String?
+    /// The person (an account or a device identity) of the current request, set by `UserAuthMiddleware`.
+    @TaskLocal static var principal: Principal?
+    /// The client's address as `ClientAddressMiddleware` saw it; "unknown" when there is none.
+    @TaskLocal static var clientAddress: String = "unknown"
+
+    static func requirePrincipal() throws -> Principal {
+        guard let principal else { throw Problem.unauthorized }
+        return principal
+    }
+}
+
+/// Who is calling: resolved from the bearer token by `UserAuthMiddleware`.
+struct Principal: Sendable, Equatable {
+    var userId: String
+    var kind: UserKind
+    var tokenHash: String
+}
+
+enum UserKind: String, Sendable {
+    case device, account
+}

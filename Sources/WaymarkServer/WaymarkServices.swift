@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import NIOPosix
+import Vapor
+
+/// What handlers need, one value per area, built once in `configure` from the environment.
+struct WaymarkServices: Sendable {
+    let environment: WaymarkEnvironment
+    let accounts: AccountsServices
+    let parking: ParkingServices
+    let notifications: NotificationsServices
+    let operations: OperationsServices
+
+    var store: SQLStore { environment.store }
+    var now: @Sendable () -> Date { environment.now }
+    var logger: Logger { environment.logger }
+
+    /// Builds every area from one environment. A new area adds a property above and a line here.
+    static func make(app: Application, store: SQLStore, config: WaymarkConfiguration, now: @escaping @Sendable () -> Date) async throws -> WaymarkServices {
+        let environment = WaymarkEnvironment(
+            store: store, now: now, logger: app.logger,
+            mailer: config.smtp.host == nil ? nil : SMTPMailer(settings: config.smtp, group: app.eventLoopGroup),
+            payments: config.demoPayments ? DemoPaymentProvider() : nil,
+            configuration: config)
+        // bcrypt gets threads of its own: on the application's pool, which SQLite's reads run on, a
+        // burst of logins (a quarter of a second each) would hold every thread and stall all reads.
+        let hashing = NIOThreadPool(numberOfThreads: max(1, System.coreCount))
+        hashing.start()
+        app.lifecycle.use(ThreadPoolShutdown(pool: hashing))
+        let hasher = try PasswordHasher(cost: config.passwordHashCost, threadPool: hashing)
+        let zone = AnalyticsZone(store: store)
+        let document = openAPIDocument()
+        if document.isEmpty { app.logger.warning("openapi.yaml was not found beside the executable; /openapi.yaml will be empty") }
+
+        let accounts = AccountsServices(environment, hasher: hasher, zone: zone)
+        let notifications = NotificationsServices(environment)
+        let parking = try await ParkingServices(environment, accounts: accounts, notifications: notifications)
+        let operations = OperationsServices(environment, accounts: accounts, zone: zone, openAPIDocument: document)
+        return WaymarkServices(environment: environment, accounts: accounts, parking: parking,
+                               notifications: notifications, operations: operations)
+    }
+
+    /// Reads where each live log ends.
+    func prime() async throws {
+        try await parking.live.prime()
+        try await notifications.hub.prime()
+    }
+
+    /// Starts what runs beside the requests: the live tails always, the scheduled jobs
+    /// (expiry, snapshots, clean-up) when `jobs` is set.
+    func start(_ background: BackgroundTasks, jobs: Bool) {
+        parking.start(background, jobs: jobs, environment: environment)
+        notifications.start(background, jobs: jobs, environment: environment)
+        accounts.start(background, jobs: jobs, environment: environment)
+    }
+}

@@ -3,7 +3,7 @@
 // API reads are network-first and fall back to their last copy, marked as such; the live
 // stream, requests that carry a token and everything not ours pass straight through.
 
-const VERSION = '2026-11-23.4';
+const VERSION = '2026-11-25.1';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -78,6 +78,7 @@ const SHELL = [
   '/parking/store.js',
   '/shell/api.js',
   '/shell/dialog.js',
+  '/shell/dom.js',
   '/shell/modules.js',
   '/shell/money.js',
   '/shell/theme.js',

@@ -46,7 +46,9 @@ export function renderNav(nav, areas, onChoose) {
     links.set(a.id, link);
     return el('li', null, link);
   }));
-  nav.replaceChildren(list);
+  // The mark heads the rail of a wide screen; a phone's tab bar has no room for it.
+  const mark = el('img', { class: 'areas-mark', src: '/icons/icon.svg', alt: '', width: 36, height: 36 });
+  nav.replaceChildren(mark, list);
   nav.hidden = areas.length < 2;
   return {
     /** Marks the area shown now. @param {string} id */

@@ -1,15 +1,16 @@
-// Waymark web app entry: the shell (map, toolbar, theme, offline support) and its modules.
-// Parking is the first module; Wayfinding, Trails and Planner will register beside it. Accounts
-// belong to the shell: one identity for every module.
+// Waymark web app entry: the shell — the map, the navigation between areas, the URL of each
+// screen, theme and offline support — and the areas listed in areas.js, each of which adds its
+// layers to the shared map. Accounts belong to the shell's person area ("You"): one identity
+// for every area.
 
 import { createMap } from './map/index.js';
 import { palette, onThemeChange } from './shell/theme.js';
-import { register, list, renderSwitcher } from './shell/modules.js';
-import { OfflineError, getJSON } from './shell/api.js';
-import { startParking } from './parking/index.js';
-import { startCar } from './car/car.js';
+import { OfflineError } from './shell/api.js';
 import { loadSnapshot } from './parking/snapshot-cache.js';
-import { startAccounts } from './accounts/index.js';
+import { listSites } from './parking/api.js';
+import { AREAS } from './areas.js';
+import { renderNav } from './shell/nav.js';
+import { startRouter, watchPath, go, leave } from './shell/router.js';
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
@@ -86,35 +87,39 @@ function registerServiceWorker() {
   navigator.serviceWorker.register('/sw.js').catch((e) => console.warn('service worker not registered', e));
 }
 
+/** @type {Record<string, any>} what the areas offer each other (parking, accounts, car, currentSite) */
+const services = {};
 const app = {
-  map: /** @type {any} */ (null), parking: /** @type {any} */ (null), car: /** @type {any} */ (null), accounts: /** @type {any} */ (null),
+  map: /** @type {any} */ (null),
+  get parking() { return services.parking ?? null; },
+  get car() { return services.car ?? null; },
+  get accounts() { return services.accounts ?? null; },
 };
 
 /** The campus the schedule is about: the one on the map, else the first the server lists. */
-async function currentSite() {
+services.currentSite = async () => {
   const shown = app.parking?.store.state.site;
   if (shown) return shown;
-  const { data } = await getJSON('/v1/sites');
+  const { data } = await listSites();
   const site = /** @type {any} */ (data).sites?.[0];
   if (!site) throw new Error('No campus is set up on this server yet.');
   return site;
-}
+};
 
-register({
-  id: 'parking',
-  title: 'Parking',
-  async start({ map }) {
-    app.parking = await startParking({
-      map,
-      car: app.car,
-      accounts: app.accounts,
-      setTiles(config) {
-        map.setTiles(config?.tileURLTemplate ? { urlTemplate: config.tileURLTemplate, maxZoom: config.tileMaxZoom ?? 19 } : null);
-        setAttribution(config);
-      },
-    });
-  },
-});
+/** @type {Map<string, {entry: import('./areas.js').AreaEntry, area: any}>} */
+const started = new Map();
+/** The path of the map area last shown: where closing an area that opens over it leads. */
+let basePath = '/';
+
+const areaOf = (path) => AREAS.find((a) => a.match.test(path)) ?? null;
+
+/** Shows what a path names: its area, with every other area hidden or (under an overlay) kept. */
+function showPath(path) {
+  const entry = areaOf(path);
+  if (!entry) { go('/', { replace: true }); return; }
+  for (const [id, s] of started) if (id !== entry.id) s.area.hide?.(entry);
+  started.get(entry.id)?.area.show?.(path);
+}
 
 async function boot() {
   const map = createMap($('map'), { ...initialView(), minZoom: 0, maxZoom: 19, palette, label: 'Parking map' });
@@ -122,15 +127,46 @@ async function boot() {
   wireToolbar(map);
   watchForMouse();
   onThemeChange(() => map.themeChanged());
-  renderSwitcher();
-  app.car = startCar({ map });
-  app.accounts = startAccounts({
-    site: currentSite,
-    lotCode: (id) => app.parking?.store.state.lotById.get(id)?.code ?? null,
+  const shell = {
+    map,
+    services,
+    basePath: () => basePath,
+    setTiles(config) {
+      map.setTiles(config?.tileURLTemplate ? { urlTemplate: config.tileURLTemplate, maxZoom: config.tileMaxZoom ?? 19 } : null);
+      setAttribution(config);
+    },
+  };
+
+  // A tab leads to where its area was left (its home when it is the current one); leaving the
+  // person's space for the map it opened over goes back through the entries it pushed.
+  const nav = renderNav($('areas'), AREAS, (id) => {
+    const entry = /** @type {import('./areas.js').AreaEntry} */ (AREAS.find((a) => a.id === id));
+    const here = areaOf(location.pathname);
+    const layer = entry.overlay ? id : null;
+    if (here?.id === id) { if (location.pathname !== entry.home) go(entry.home, { layer }); return; }
+    const target = entry.overlay ? entry.home : (areaOf(basePath)?.id === id ? basePath : entry.home);
+    if (here?.overlay && target === basePath) {
+      started.get(here.id)?.area.hide?.(entry);
+      leave(here.id, target);
+    } else {
+      go(target, { layer });
+    }
   });
+  nav.setCurrent(areaOf(location.pathname)?.id ?? AREAS[0].id);
+  watchPath((path) => {
+    const entry = areaOf(path);
+    if (!entry) return;
+    if (!entry.overlay) basePath = path;
+    nav.setCurrent(entry.id);
+  });
+
+  for (const entry of AREAS) {
+    const mod = await entry.load();
+    started.set(entry.id, { entry, area: mod.start(shell) });
+  }
   const start = async () => {
     try {
-      for (const m of list()) await m.start({ map });
+      for (const { area } of started.values()) await area.ready?.();
       hideSplash();
     } catch (err) {
       console.error(err);
@@ -138,6 +174,7 @@ async function boot() {
     }
   };
   await start();
+  startRouter(showPath);
   if (document.readyState === 'complete') registerServiceWorker();
   else addEventListener('load', registerServiceWorker, { once: true });
   return app;
@@ -157,7 +194,11 @@ Object.defineProperty(window, 'waymark', {
       stats: () => app.map?.stats(),
       size: () => app.map?.size(),
     },
-    pins: () => app.parking?.pins() ?? [],
+    /** Pins drawn in the last frame, at their positions in the window (the map starts beside the rail). */
+    pins: () => {
+      const at = $('map').getBoundingClientRect();
+      return (app.parking?.pins() ?? []).map((p) => ({ ...p, screenX: p.screenX + at.left, screenY: p.screenY + at.top }));
+    },
     visibleSpotCount: () => app.parking?.visibleSpotCount() ?? 0,
     spotColour: (lotId, ordinal) => app.parking?.spotColour(lotId, ordinal) ?? null,
     spotState: (lotId, ordinal) => app.parking?.spotState(lotId, ordinal) ?? null,

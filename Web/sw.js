@@ -1,16 +1,17 @@
 // Service worker: makes the app installable and lets it open offline. The shell is fetched
 // network-first (so a release shows up at once) and falls back to the copy cached at install;
-// API reads are network-first and fall back to their last copy, marked as such; the live
-// stream, requests that carry a token and everything not ours pass straight through.
+// a navigation to any screen's path is answered with the shell's page; API reads are
+// network-first and fall back to their last copy, marked as such; the live streams, requests
+// that carry a token and everything not ours pass straight through.
 
-const VERSION = '2026-11-23.4';
+const VERSION = '2026-11-25.2';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
-// Keep in step with the modules preloaded by index.html (a browser test checks both lists).
+// Keep in step with the modules preloaded and the stylesheets linked by index.html: both lists
+// are written by scripts/web-modules, and a browser test checks them.
 const SHELL = [
   '/',
-  '/app.css',
   '/app.js',
   '/manifest.webmanifest',
   '/icons/icon.svg',
@@ -19,6 +20,8 @@ const SHELL = [
   '/icons/apple-touch-icon.png',
   // modules:begin
   '/accounts/analytics.js',
+  '/accounts/api.js',
+  '/accounts/area.js',
   '/accounts/delete-account.js',
   '/accounts/forgot-password.js',
   '/accounts/forms.js',
@@ -36,8 +39,8 @@ const SHELL = [
   '/accounts/session.js',
   '/accounts/units.js',
   '/accounts/update-account.js',
-  '/accounts/wallet-api.js',
   '/accounts/wallet.js',
+  '/areas.js',
   '/car/car-store.js',
   '/car/car.js',
   '/map/background.js',
@@ -53,8 +56,9 @@ const SHELL = [
   '/notifications/inbox.js',
   '/notifications/live.js',
   '/notifications/watches.js',
+  '/parking/api.js',
+  '/parking/area.js',
   '/parking/booking-form.js',
-  '/parking/bookings-api.js',
   '/parking/bookings-view.js',
   '/parking/colours.js',
   '/parking/format.js',
@@ -70,7 +74,6 @@ const SHELL = [
   '/parking/lot-card.js',
   '/parking/lot-finder.js',
   '/parking/lot-list.js',
-  '/parking/reviews-api.js',
   '/parking/reviews.js',
   '/parking/snapshot-cache.js',
   '/parking/star-picker.js',
@@ -78,12 +81,20 @@ const SHELL = [
   '/parking/store.js',
   '/shell/api.js',
   '/shell/dialog.js',
-  '/shell/modules.js',
+  '/shell/dom.js',
   '/shell/money.js',
+  '/shell/nav.js',
+  '/shell/router.js',
   '/shell/theme.js',
   '/shell/toast.js',
   '/shell/zoned-time.js',
   // modules:end
+  // styles:begin
+  '/shell/shell.css',
+  '/accounts/accounts.css',
+  '/notifications/notifications.css',
+  '/parking/parking.css',
+  // styles:end
 ];
 
 self.addEventListener('install', (event) => {
@@ -110,19 +121,31 @@ self.addEventListener('fetch', (event) => {
   if (path.endsWith('/booking-quote')) return;
   // One person's data (a token goes with it) is never kept: sign-out must leave nothing behind (ACC-3).
   if (request.headers.has('Authorization')) return;
-  if (path.startsWith('/v1/')) {
-    event.respondWith(apiNetworkFirst(request));
-  } else if (request.mode === 'navigate' || SHELL.includes(path)) {
+  if (request.mode === 'navigate' || SHELL.includes(path)) {
+    // Every screen's path (/lots/<id>, /me/bookings/<id>…) is the one page: offline, its copy.
     event.respondWith(shellNetworkFirst(request));
+  } else if (isApiRead(request)) {
+    event.respondWith(apiNetworkFirst(request));
   }
 });
+
+/**
+ * The app's API reads ask for JSON (shell/api.js); the worker knows them by that rather than by
+ * their paths, which only the areas' API modules name.
+ * @param {Request} request
+ */
+function isApiRead(request) {
+  return (request.headers.get('Accept') ?? '').includes('application/json');
+}
 
 async function shellNetworkFirst(request) {
   const cache = await caches.open(SHELL_CACHE);
   const key = request.mode === 'navigate' ? '/' : request;
   try {
     const response = await withTimeout(fetch(request), 4000);
-    if (response.ok && response.type === 'basic') cache.put(key, response.clone());
+    // A navigation keeps only the app's page as the copy (not a document the server has at that path).
+    const page = request.mode !== 'navigate' || (response.headers.get('Content-Type') ?? '').startsWith('text/html');
+    if (response.ok && response.type === 'basic' && page) cache.put(key, response.clone());
     return response;
   } catch {
     const copy = await cache.match(key, { ignoreSearch: true });

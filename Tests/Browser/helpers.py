@@ -1,7 +1,9 @@
-"""Driving the web app: waiting for it, reading its test surface, touch and wheel input."""
+"""Driving the web app: waiting for it, reading its test surface, touch and wheel input, and
+an accessibility audit (axe-core) of every screen the tests visit."""
 from __future__ import annotations
 
 import math
+import pathlib
 import time
 
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
@@ -12,16 +14,73 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 
+def _axe_source() -> str:
+    import axe_selenium_python
+    return (pathlib.Path(axe_selenium_python.__file__).parent / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf8")
+
+
+# Screens already audited in this run: the same screen in the same state is audited once.
+_AUDITED: set[tuple] = set()
+_AXE: list[str] = []
+
+# What a screen is, for the audit: path, open panels and sheets, the dialog, size and theme.
+_SCREEN = r"""
+const q = (s) => document.querySelector(s);
+const shown = (s) => { const e = q(s); return !!e && !e.hidden; };
+return [location.pathname.replace(/\/(lots|bookings)\/[^/]+/, '/$1/*'), q('#accounts')?.dataset.view || '',
+  shown('#lot-card'), shown('#finder'), shown('#hold-bar'), q('#dialog')?.open ? q('#dialog').dataset.name : '',
+  innerWidth, matchMedia('(prefers-color-scheme: dark)').matches].join('|');
+"""
+
+
+class AccessibilityError(AssertionError):
+    pass
+
+
 class App:
-    def __init__(self, driver: WebDriver, base_url: str):
+    # Serious and critical findings fail the test; the rest are for people to read in the report.
+    AUDIT_IMPACTS = ("serious", "critical")
+
+    def __init__(self, driver: WebDriver, base_url: str, audit: bool = True):
         self.d = driver
         self.base = base_url
+        self.auditing = audit
 
     # Loading
     def open(self, path: str = "/") -> "App":
         self.d.get(self.base + path)
         self.wait_ready()
+        self.audit()
         return self
+
+    # Accessibility
+    def audit(self, force: bool = False) -> list[dict]:
+        """Runs axe-core's WCAG 2 A and AA rules on the page as it is now (once per distinct screen
+        in the run, unless `force`) and raises AccessibilityError listing rule, target and help
+        of every serious or critical violation."""
+        if not self.auditing:
+            return []
+        screen = self.js(_SCREEN)
+        if not force and screen in _AUDITED:
+            return []
+        _AUDITED.add(screen)
+        if not _AXE:
+            _AXE.append(_axe_source())
+        if not self.js("return !!window.axe"):
+            self.js(_AXE[0])
+        result = self.d.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {resultTypes: ['violations'], runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})"
+            ".then((r) => done(r.violations), (e) => done(String(e)));")
+        assert isinstance(result, list), f"axe did not run: {result}"
+        bad = [v for v in result if v.get("impact") in self.AUDIT_IMPACTS]
+        if bad:
+            lines = [f"accessibility: {len(bad)} serious or critical violation(s) on {screen}:"]
+            for v in bad:
+                for node in v["nodes"][:8]:
+                    lines.append(f"  [{v['impact']}] {v['id']}: {' '.join(map(str, node['target']))} - {v['help']}")
+            raise AccessibilityError("\n".join(lines))
+        return result
 
     def wait_ready(self) -> None:
         ok = self.d.execute_async_script(
@@ -168,6 +227,7 @@ class App:
     def screenshot(self, path) -> None:
         time.sleep(0.4)  # let sheets and toasts finish their transitions
         self.d.save_screenshot(str(path))
+        self.audit()
 
     def console_errors(self) -> list[str]:
         """Console errors other than map tiles failing to load (the sandbox has no internet)."""
@@ -210,13 +270,15 @@ class Accounts:
         """Waits for the screen and for the panel to stop sliding in: a click while it moves
         lands where the button was a frame ago, or on nothing."""
         self.app.wait(lambda: self.state()["view"] == name and self.settled(), timeout=timeout, message=f"Accounts screen {name}")
+        self.app.audit()
 
     def settled(self) -> bool:
         return self.app.js("const p = document.getElementById('accounts');"
                            "return !p.classList.contains('entering') && p.getAnimations().length === 0")
 
     def open(self) -> None:
-        self.app.button("Account").click()
+        """Opens the person's own space: "You" in the navigation."""
+        self.app.el("#nav-me").click()
 
     def fill(self, form: str, **values) -> None:
         for name, value in values.items():

@@ -58,7 +58,7 @@ def test_acc1_acc3_acc5_acc8_register_keeps_device_permits_sign_out_in_and_delet
     assert app.el('[data-testid="hello"]').text == f"Hello, {name}"
     assert acc.state()["hasDevice"] is False, "the device identity became the account"
     labels = [b.text for b in app.els("#accounts .acc-menu-item")]
-    assert labels == ["Update Account", "Your Permits", "Weekly Schedule", "Your Bookings", "Wallet", "Log Out"]
+    assert labels == ["Update Account", "Your Permits", "Weekly Schedule", "Your Bookings", "Wallet", "Notifications", "Log Out"]
     last = app.els("#accounts-body > *")[-1]
     assert "Delete Account" in last.text and "cannot be undone" in last.text, "Delete Account comes last, with its warning"
     app.screenshot(artifacts / "accounts-signed-in.png")

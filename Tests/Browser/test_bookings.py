@@ -326,7 +326,7 @@ def test_prk19_bookings_and_permits_made_offline_are_sent_once_when_back_online(
         app.el("#accounts-close").click()
     app.js("window.waymark.openAccount()")
     acc.wait_view("account")
-    assert app.el("#btn-account").get_attribute("data-waiting") == "3"
+    assert app.el("#nav-me").get_attribute("data-waiting") == "3"
     assert "3 changes wait to be sent" in app.el('#accounts [data-action="outbox"]').text
     acc.menu("bookings")
     acc.wait_view("bookings")
@@ -353,8 +353,8 @@ def test_prk19_bookings_and_permits_made_offline_are_sent_once_when_back_online(
     assert (start.strftime("%Y-%m-%d"), start.hour, start.minute) == (day1, 10, 0)
     assert wallet(own_server, token)[0] == 800
     assert api(own_server.url, "GET", "/v1/me/permits", token=token) == (200, {"permits": ["green"]})
-    assert app.el("#btn-account").get_attribute("data-failed") == "true"
+    assert app.el("#nav-me").get_attribute("data-failed") == "true"
     app.screenshot(artifacts / "bookings-offline-failed.png")
     failed.find_element("css selector", '[data-action="discard"]').click()
     app.wait(lambda: not app.els('[data-testid="bookings-waiting"] [data-write-id]'), message="discarded")
-    assert app.el("#btn-account").get_attribute("data-waiting") == "0"
+    assert app.el("#nav-me").get_attribute("data-waiting") == "0"

@@ -91,8 +91,11 @@ def test_prk9_hold_a_free_spot_others_see_it_held_live_and_cannot_hold_it_too(se
                                       "return w && !w.hidden && w.textContent"), message="permit warning before confirming")
         assert warning == "This spot needs a Handicap permit now."
         colour = a.js("return getComputedStyle(document.querySelector('#lot-card [data-testid=permit-warning]')).color")
-        assert colour == a.js("const p = document.createElement('p'); p.style.color = 'var(--danger)'; document.body.append(p);"
+        # The danger red as text (--danger-text: the same red, dark enough to read on the card).
+        assert colour == a.js("const p = document.createElement('p'); p.style.color = 'var(--danger-text)'; document.body.append(p);"
                               "const c = getComputedStyle(p).color; p.remove(); return c"), "the warning is red"
+        red, green, blue = (int(x) for x in colour[colour.index("(") + 1:colour.index(")")].split(",")[:3])
+        assert red > green + 80 and red > blue + 80, colour
         a.screenshot(artifacts / "hold-offer.png")
         button_b = tap_spot(b, lot, spot)
 

@@ -26,17 +26,20 @@ def site_weekday(server) -> int:
 def test_prk18_map_opens_full_screen_on_campus_with_toolbar(app, server, artifacts):
     """PRK-18 / seed 1.1, 1.2, 2.1: full-screen map centred on campus, top-right toolbar."""
     app.open()
+    # The map fills the screen above the tab bar (the navigation between areas).
     size = app.js("return window.waymark.map.size()")
-    assert size == {"width": 390, "height": 844}
+    tabs = app.el("#areas").rect
+    assert tabs["y"] + tabs["height"] == 844 and tabs["width"] == 390
+    assert size == {"width": 390, "height": 844 - tabs["height"]}
     b = server.site["bounds"]
     v = app.view()
     assert b["south"] < v["center"]["lat"] < b["north"] and b["west"] < v["center"]["lon"] < b["east"]
     assert v["bearing"] == 0
     assert v["zoom"] < app.state()["spotMinZoom"], "campus zoom shows pins, not spots"
-    # Toolbar: vertical, top right, compass then car then refresh then the person button
-    # (Accounts), then the lot finder (PRK-14) and the bell (notifications, PRK-15).
+    # Toolbar: vertical, top right, compass then car then refresh, then the lot finder (PRK-14)
+    # and the bell (notifications, PRK-15). The person button is "You" in the tab bar.
     labels = [b.get_attribute("aria-label") for b in app.els(".toolbar button")]
-    assert labels == ["Compass", "Parked car", "Refresh", "Account", "Find a lot", "Notifications"]
+    assert labels == ["Compass", "Parked car", "Refresh", "Find a lot", "Notifications"]
     rects = [b.rect for b in app.els(".toolbar button")]
     assert all(r["x"] > 390 - 70 for r in rects) and rects[0]["y"] < 40
     assert rects[0]["y"] < rects[1]["y"] < rects[2]["y"] < rects[3]["y"] < rects[4]["y"]

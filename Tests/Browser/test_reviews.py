@@ -119,22 +119,26 @@ def test_prk14_write_a_review_see_the_summary_edit_it_and_find_lots_rated_above_
     review(review_server, other["token"], lots["CP"]["id"], 5)
     review(review_server, third["token"], lots["CP"]["id"], 4)
 
-    # With the card open on a 390 px phone, the account and finder buttons stay uncovered.
-    for tool in ("btn-account", "btn-find"):
+    # With the card open on a 390 px phone, the person's space ("You" in the tab bar) and the
+    # finder button stay uncovered.
+    for tool in ("nav-me", "btn-find"):
         assert app.js("const r = document.getElementById(arguments[0]).getBoundingClientRect();"
-                      "return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)?.closest('button')?.id",
+                      "return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)?.closest('a, button')?.id",
                       tool) == tool
     app.el("#lot-card .close").click()
     app.el("#btn-find").click()
     app.wait(lambda: app.el("#finder").is_displayed(), message="finder open")
     assert app.el("#btn-find").get_attribute("aria-expanded") == "true"
-    # On a 390 px phone the panel leaves the toolbar, and so the account button, uncovered.
-    account = app.el("#btn-account").rect
+    # On a 390 px phone the panel leaves the toolbar and the tab bar, and so the person's space, uncovered.
+    bell = app.el("#btn-notifications").rect
+    account = app.el("#nav-me").rect
     panel = app.el("#finder").rect
-    assert panel["x"] + panel["width"] <= account["x"], (panel, account)
-    hit = app.js("const r = document.getElementById('btn-account').getBoundingClientRect();"
-                 "return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).closest('button')?.id")
-    assert hit == "btn-account"
+    assert panel["x"] + panel["width"] <= bell["x"], (panel, bell)
+    assert panel["y"] + panel["height"] <= account["y"], (panel, account)
+    for tool in ("nav-me", "btn-notifications"):
+        hit = app.js("const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+                     "return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).closest('a, button')?.id", tool)
+        assert hit == tool
     app.wait(lambda: len(app.els('#finder [data-testid="finder-results"] [data-code]')) == len(lots), message="every lot listed")
 
     app.el('#finder input[name="rated"]').click()
@@ -181,7 +185,7 @@ def test_prk14_prk19_a_review_written_offline_waits_and_is_sent_once_back_online
     click(app, '#lot-card [data-action="save-review"]')
     waiting = app.wait(lambda: app.els('#lot-card [data-testid="review-waiting"]'), timeout=30, message="queued review")
     assert "Waiting to send" in waiting[0].text
-    assert app.el("#btn-account").get_attribute("data-waiting") == "1"
+    assert app.el("#nav-me").get_attribute("data-waiting") == "1"
     app.screenshot(artifacts / "reviews-offline-waiting.png")
 
     own_server.start()
@@ -190,7 +194,7 @@ def test_prk14_prk19_a_review_written_offline_waits_and_is_sent_once_back_online
     app.wait(lambda: summary(app) == ("1", "3.00"), timeout=20, message="summary after sending")
     _, listed = api(own_server.url, "GET", f"/v1/lots/{lot['id']}/reviews")
     assert [(r["stars"], r["text"]) for r in listed["reviews"]] == [(3, "Written in the garage, no signal.")]
-    assert app.el("#btn-account").get_attribute("data-waiting") == "0"
+    assert app.el("#nav-me").get_attribute("data-waiting") == "0"
 
     # Deleting, online: gone for everyone, and the lot is not rated any more.
     click(app, '#lot-card [data-action="delete-review"]')

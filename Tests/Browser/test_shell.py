@@ -25,17 +25,38 @@ def app(driver, server) -> App:
 
 
 def test_every_module_is_preloaded_and_cached_for_offline_use():
-    """The shell lists (index.html modulepreload, sw.js precache) match the files on disk."""
-    modules = sorted("/" + str(p.relative_to(WEB)) for p in WEB.rglob("*.js") if p.name != "sw.js")
+    """The shell lists (index.html modulepreload and stylesheets, sw.js precache) match the files
+    on disk, as scripts/web-modules writes them: a module or stylesheet missing from either fails."""
+    modules = sorted("/" + p.relative_to(WEB).as_posix() for p in WEB.rglob("*.js") if p.name != "sw.js")
+    styles = sorted("/" + p.relative_to(WEB).as_posix() for p in WEB.rglob("*.css"))
     html = (WEB / "index.html").read_text()
     preloaded = sorted(re.findall(r'<link rel="modulepreload" href="([^"]+)">', html))
     assert preloaded == modules
+    linked = re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)
+    assert sorted(linked) == styles
+    assert linked[0] == "/shell/shell.css", "the shell's stylesheet comes first; the areas' build on it"
     sw = (WEB / "sw.js").read_text()
     shell = re.search(r"const SHELL = \[(.*?)\];", sw, re.S).group(1)
     cached = re.findall(r"'(/[^']*)'", shell)
     assert set(modules) - {"/app.js"} <= set(cached) and "/app.js" in cached
+    assert set(styles) <= set(cached)
     for path in cached:
         assert path == "/" or (WEB / path.lstrip("/")).exists(), path
+
+
+def test_api_paths_are_named_only_by_the_areas_api_modules():
+    """Each area has one API module (Web/<area>/api.js); no other file of the web app, the
+    service worker and index.html included, names an API path."""
+    allowed = {p for p in WEB.glob("*/api.js")} - {WEB / "shell" / "api.js"}
+    assert {p.parent.name for p in allowed} >= {"parking", "accounts", "notifications"}
+    found = []
+    for p in sorted(WEB.rglob("*")):
+        if p.suffix not in (".js", ".html", ".css", ".webmanifest") or p in allowed:
+            continue
+        for n, line in enumerate(p.read_text().splitlines(), 1):
+            if "/v1/" in line:
+                found.append(f"{p.relative_to(WEB)}:{n}: {line.strip()}")
+    assert found == [], "API paths outside the areas' API modules:\n" + "\n".join(found)
 
 
 def test_no_inline_script_or_style_so_the_strict_csp_holds(server):
@@ -110,8 +131,12 @@ def test_wide_screen_shows_the_card_beside_the_map(server, artifacts):
         app.d.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseReleased", "x": pin["screenX"], "y": pin["screenY"], "button": "left", "clickCount": 1})
         app.wait(lambda: app.el("#lot-card").get_attribute("data-lot-id") == pin["lotId"], message="card")
         assert app.button("Zoom in").is_displayed(), "a mouse was used: zoom buttons appear"
+        app.wait(lambda: app.js("const c = document.getElementById('lot-card');"
+                                "return !c.classList.contains('entering') && c.getAnimations().length === 0"), message="card in place")
         rect = app.el("#lot-card").rect
-        assert rect["x"] < 40 and rect["width"] < 500, rect
+        rail = app.el("#areas").rect
+        assert rail["x"] == 0 and rail["height"] == 800, "the navigation is a rail at the left"
+        assert rail["width"] <= rect["x"] < rail["width"] + 40 and rect["width"] < 500, (rect, rail)
         z = app.view()["zoom"]
         app.button("Zoom in").click()
         app.wait(lambda: abs(app.view()["zoom"] - (z + 1)) < 0.01, message="zoom in button")

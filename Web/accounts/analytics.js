@@ -6,16 +6,8 @@
 
 import { el, button, form, field } from './forms.js';
 import { problemText } from '../shell/api.js';
-import { authed } from './session.js';
+import { fetchAnalytics } from './api.js';
 
-/** @param {string} [from] @param {string} [to] YYYY-MM-DD, site-local; both absent: the last 14 days */
-export function fetchAnalytics(from, to) {
-  const q = new URLSearchParams();
-  if (from) q.set('from', from);
-  if (to) q.set('to', to);
-  const s = q.toString();
-  return authed('GET', `/v1/operator/analytics${s ? `?${s}` : ''}`);
-}
 
 const percent = (/** @type {number} */ x) => `${Math.round(x * 1000) / 10}%`;
 const ms = (/** @type {number} */ x) => (x >= 100 ? `${Math.round(x)} ms` : `${x.toFixed(1)} ms`);

@@ -2,7 +2,8 @@
 // every row of the account and this browser forgets it (ACC-3).
 
 import { el, passwordField, form } from './forms.js';
-import { authed, accountDeleted } from './session.js';
+import { accountDeleted } from './session.js';
+import { deleteAccount } from './api.js';
 import { confirm } from '../shell/dialog.js';
 import { toast } from '../shell/toast.js';
 
@@ -26,7 +27,7 @@ export function deleteAccountView(ctx) {
             confirm: 'Delete Forever', danger: true,
           });
           if (!sure) return;
-          await authed('POST', '/v1/me/deletion', { json: { password: password.input.value } });
+          await deleteAccount(password.input.value);
           await accountDeleted();
           toast('Your account has been deleted');
           ctx.panel.reset(ctx.views.home());

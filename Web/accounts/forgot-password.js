@@ -3,7 +3,8 @@
 // ends the attempt and returns to sign-in with the server's message.
 
 import { el, button, field, passwordField, form } from './forms.js';
-import { send, ProblemError } from '../shell/api.js';
+import { ProblemError } from '../shell/api.js';
+import { requestPasswordReset, verifyResetCode, completePasswordReset } from './api.js';
 import { useSession } from './session.js';
 import { toast } from '../shell/toast.js';
 
@@ -33,7 +34,7 @@ export function forgotPasswordView(ctx) {
         name: 'reset-request', submit: 'Send Code', children: [who.wrap],
         async action() {
           login = who.input.value.trim();
-          await send('POST', '/v1/password-resets', { json: { login } });
+          await requestPasswordReset(login);
           go('code');
         },
       });
@@ -47,7 +48,7 @@ export function forgotPasswordView(ctx) {
         name: 'reset-verify', submit: 'Check Code', children: [code.wrap],
         async action() {
           try {
-            const answer = await send('POST', '/v1/password-resets/verify', { json: { login, code: code.input.value.trim() } });
+            const answer = await verifyResetCode(login, code.input.value.trim());
             resetToken = answer.resetToken;
             go('password');
           } catch (err) {
@@ -70,7 +71,7 @@ export function forgotPasswordView(ctx) {
       const f = form({
         name: 'reset-complete', submit: 'Set Password', children: [password.wrap],
         async action() {
-          const session = await send('POST', '/v1/password-resets/complete', { json: { resetToken, newPassword: password.input.value } });
+          const session = await completePasswordReset(resetToken, password.input.value);
           useSession(session);
           toast('Password changed · you are signed in');
           ctx.panel.reset(ctx.views.home());

@@ -3,20 +3,12 @@
 // that shows the server's own message when a request fails.
 
 import { problemText } from '../shell/api.js';
+import { el } from '../shell/dom.js';
 import { checkPassword } from './password-policy.js';
 
 let uid = 0;
 
-/**
- * @param {string} tag @param {string} [cls] @param {string|null} [text]
- * @returns {HTMLElement}
- */
-export function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text != null) e.textContent = text;
-  return e;
-}
+export { el };
 
 /** @param {string} label @param {() => void} onClick @param {string} [cls] */
 export function button(label, onClick, cls = 'acc-button') {

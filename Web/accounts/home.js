@@ -1,7 +1,7 @@
 // The first Accounts screen. Signed out: sign in, create an account, forgot password, and what
 // works without an account (ACC-8). Signed in: "Hello, <username>", then Update Account, Your
-// Permits, Weekly Schedule, Your Bookings, Wallet, Analytics (operators only, PRK-17), Log Out,
-// and Delete Account last, with its warning.
+// Permits, Weekly Schedule, Your Bookings, Wallet, Notifications (the inbox, PRK-15), Analytics
+// (operators only, PRK-17), Log Out, and Delete Account last, with its warning.
 
 import { el, button, field, passwordField, form } from './forms.js';
 import { signIn, signOut, cachedMe, fetchMe, signedIn } from './session.js';
@@ -130,6 +130,7 @@ export function signedInView(ctx) {
         ['schedule', 'Weekly Schedule', () => ctx.panel.push(ctx.views.schedule())],
         ['bookings', 'Your Bookings', () => ctx.panel.push(ctx.views.bookings())],
         ['wallet', 'Wallet', () => ctx.panel.push(ctx.views.wallet())],
+        ['inbox', 'Notifications', () => ctx.panel.push(ctx.views.inbox())],
         ['logout', 'Log Out', async () => {
           await signOut();
           toast('Signed out');

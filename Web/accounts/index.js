@@ -1,5 +1,5 @@
-// Accounts (ACC-1…10, PRK-16): the person button in the map toolbar opens the Accounts panel.
-// Each screen lives in its own module; they reach each other through the context below.
+// Accounts (ACC-1…10, PRK-16): the person's own space, "You" in the navigation, is the Accounts
+// panel. Each screen lives in its own module; they reach each other through the context below.
 
 import { createPanel } from './panel.js';
 import { signedOutView, signedInView } from './home.js';
@@ -28,13 +28,16 @@ import { startNotifications } from '../notifications/inbox.js';
  *   permits: () => import('./panel.js').View, schedule: () => import('./panel.js').View,
  *   deleteAccount: () => import('./panel.js').View, bookings: () => import('./panel.js').View,
  *   wallet: () => import('./panel.js').View, outbox: () => import('./panel.js').View,
- *   analytics: () => import('./panel.js').View}} views
+ *   analytics: () => import('./panel.js').View, inbox: () => import('./panel.js').View}} views
  */
 
 /** @param {{site: () => Promise<{id: string, timeZone: string}>, lotCode: (lotId: string) => string|null}} o */
 export function startAccounts(o) {
   const panel = createPanel();
-  const button = /** @type {HTMLElement} */ (document.getElementById('btn-account'));
+  // The person's link in the navigation says who is signed in and whether writes wait.
+  const button = /** @type {HTMLElement} */ (document.getElementById('nav-me'));
+  /** @type {ReturnType<typeof startNotifications>} */
+  let notifications;
   /** @type {AccountsContext} */
   const ctx = {
     panel,
@@ -53,13 +56,14 @@ export function startAccounts(o) {
       wallet: () => walletView(ctx),
       analytics: () => analyticsView(ctx),
       outbox: () => outboxView(),
+      inbox: () => notifications.view(),
     },
   };
 
   const showWho = () => {
     const me = cachedMe();
     button.dataset.signedIn = String(signedIn());
-    button.title = me?.username ? `Account: ${me.username}` : 'Sign in or create an account';
+    button.title = me?.username ? `Your space: ${me.username}` : 'Sign in or create an account';
   };
   onSessionChange(showWho);
   // PRK-19: the person button says when writes made offline wait to be sent or were refused.
@@ -75,29 +79,26 @@ export function startAccounts(o) {
   addEventListener('storage', (e) => { if (e.key === null || e.key?.startsWith('waymark.account')) showWho(); });
   showWho();
 
-  button.addEventListener('click', () => {
-    if (panel.isOpen && panel.view !== 'notifications') panel.close();
-    else panel.open(ctx.views.home());
-  });
   // PRK-15: the bell shares this panel.
-  const notifications = startNotifications({
+  notifications = startNotifications({
     panel,
     onSignIn: () => panel.open(ctx.views.signedOut({ notice: 'Sign in or create an account to watch lots: you are told when one fills up.' })),
   });
 
   return {
     panel,
+    ctx,
     notifications,
     open: () => panel.open(ctx.views.home()),
     /**
      * Opens one screen of a signed-in account over the home screen (Back leads home); signed
      * out, the sign-in screen with `notice` saying why.
-     * @param {'bookings'|'wallet'} name @param {string} notice
+     * @param {'bookings'|'wallet'} name @param {string} notice @param {string} [focus] a booking to bring into view
      */
-    openSignedIn(name, notice) {
+    openSignedIn(name, notice, focus) {
       if (!signedIn()) { panel.open(ctx.views.signedOut({ notice })); return; }
       panel.open(ctx.views.home());
-      panel.push(ctx.views[name]());
+      panel.push(name === 'bookings' && focus ? bookingsView(ctx, { focus }) : ctx.views[name]());
     },
     /** What this browser is to the server (tests). */
     get state() {

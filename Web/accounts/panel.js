@@ -7,6 +7,7 @@
  * @property {string} title
  * @property {() => Node|Node[]} render
  * @property {() => void} [leave] called when the screen goes away
+ * @property {string} [path]      its URL, when it is not /me/<name>
  */
 
 export function createPanel() {
@@ -19,6 +20,9 @@ export function createPanel() {
   let stack = [];
   /** @type {HTMLElement|null} */
   let returnFocus = null;
+  /** @type {Set<(cause: 'open'|'push'|'reset'|'back'|'close', view: View|null) => void>} */
+  const listeners = new Set();
+  const emit = (cause) => { for (const fn of listeners) fn(cause, stack[stack.length - 1] ?? null); };
 
   function show() {
     const view = stack[stack.length - 1];
@@ -48,11 +52,20 @@ export function createPanel() {
       leaveTop();
       stack = [view];
       show();
+      emit('open');
     },
     /** @param {View} view */
-    push(view) { leaveTop(); stack.push(view); show(); },
+    push(view) { leaveTop(); stack.push(view); show(); emit('push'); },
     /** Replaces the whole stack with one screen (after signing in or out). @param {View} view */
-    reset(view) { leaveTop(); stack = [view]; show(); },
+    reset(view) { leaveTop(); stack = [view]; show(); emit('reset'); },
+    /** The screen on top, and the one under it. */
+    get top() { return panel.hidden ? null : stack[stack.length - 1] ?? null; },
+    get depth() { return panel.hidden ? 0 : stack.length; },
+    /**
+     * Screen changes, after they happen: opened, pushed, reset, back, closed.
+     * @param {(cause: 'open'|'push'|'reset'|'back'|'close', view: View|null) => void} fn
+     */
+    onChange(fn) { listeners.add(fn); },
     /** Redraws the current screen. */
     refresh() { if (!panel.hidden) show(); },
     back() {
@@ -60,6 +73,7 @@ export function createPanel() {
       leaveTop();
       stack.pop();
       show();
+      emit('back');
     },
     close() {
       if (panel.hidden) return;
@@ -69,6 +83,7 @@ export function createPanel() {
       panel.dataset.view = '';
       body.replaceChildren();
       if (returnFocus?.isConnected) returnFocus.focus({ preventScroll: true });
+      emit('close');
     },
   };
 

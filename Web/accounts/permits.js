@@ -3,7 +3,7 @@
 // waits in the outbox and is sent when Waymark can be reached (PRK-19).
 
 import { el } from './forms.js';
-import { authed } from './session.js';
+import { getPermits, permitsWrite } from './api.js';
 import { sendOrQueue } from './outbox.js';
 import { problemText } from '../shell/api.js';
 import { PERMIT_NAMES } from '../parking/format.js';
@@ -43,7 +43,7 @@ export function permitsView() {
         for (const b of boxes) b.checked = permits.includes(b.value);
         set.dataset.permits = permits.join(',');
       };
-      authed('GET', '/v1/me/permits').then((r) => {
+      getPermits().then((r) => {
         if (!alive) return;
         showSaved(r.permits);
         set.disabled = false;
@@ -57,10 +57,7 @@ export function permitsView() {
         pending = pending.then(async () => {
           try {
             const names = wanted.map((p) => PERMIT_NAMES[p]).join(', ') || 'none';
-            const r = await sendOrQueue({
-              kind: 'permits', label: `Your permits: ${names}`, method: 'PUT', path: '/v1/me/permits',
-              json: { permits: wanted }, supersedes: true,
-            });
+            const r = await sendOrQueue(permitsWrite(wanted, `Your permits: ${names}`));
             if (!alive) return;
             if (r.sent) {
               showSaved(r.answer.permits);

@@ -4,7 +4,7 @@
 // signed out with the device identity (ACC-8).
 
 import { el, button, errorLine } from './forms.js';
-import { authed } from './session.js';
+import { getSchedule, addBlock, putBlock, deleteBlock, lotAdvice } from './api.js';
 import { createScheduleGrid, SLOTS } from './schedule-grid.js';
 import { slotTime, blockWhen } from './schedule-format.js';
 import { problemText } from '../shell/api.js';
@@ -37,7 +37,7 @@ export function scheduleView(ctx) {
     try {
       const site = await ctx.site();
       timeZone = site?.timeZone ?? 'UTC';
-      const r = await authed('GET', '/v1/me/schedule');
+      const r = await getSchedule();
       if (!alive) return;
       blocks = r.blocks;
       loaded = true;
@@ -54,7 +54,7 @@ export function scheduleView(ctx) {
   async function create(/** @type {number} */ weekday, /** @type {number} */ startSlot, /** @type {number} */ endSlot) {
     error.clear();
     try {
-      const b = await authed('POST', '/v1/me/schedule/blocks', { json: { weekday, startSlot, endSlot } });
+      const b = await addBlock({ weekday, startSlot, endSlot });
       put(b);
       status.textContent = '';
       grid?.render();
@@ -68,9 +68,7 @@ export function scheduleView(ctx) {
   async function resize(/** @type {Block} */ b, /** @type {number} */ startSlot, /** @type {number} */ endSlot) {
     error.clear();
     try {
-      const updated = await authed('PUT', `/v1/me/schedule/blocks/${encodeURIComponent(b.id)}`, {
-        json: { weekday: b.weekday, startSlot, endSlot, lotId: b.lotId },
-      });
+      const updated = await putBlock(b.id, { weekday: b.weekday, startSlot, endSlot, lotId: b.lotId });
       put(updated);
       status.textContent = `${blockWhen(updated)} saved`;
     } catch (err) {
@@ -90,7 +88,7 @@ export function scheduleView(ctx) {
     if (!sure) return;
     error.clear();
     try {
-      await authed('DELETE', `/v1/me/schedule/blocks/${encodeURIComponent(b.id)}`);
+      await deleteBlock(b.id);
       blocks = blocks.filter((x) => x.id !== b.id);
       grid?.stopEditing();
       grid?.render();
@@ -192,7 +190,7 @@ export function lotPickerView(ctx, block, onChosen) {
         try {
           const site = await ctx.site();
           const q = new URLSearchParams({ siteId: site.id, weekday: String(block.weekday), startSlot: String(block.startSlot), endSlot: String(block.endSlot) });
-          const r = await authed('GET', `/v1/me/schedule/lot-advice?${q}`);
+          const r = await lotAdvice(q);
           if (!alive) return;
           list.removeAttribute('aria-busy');
           list.replaceChildren(...r.lots.map((/** @type {any} */ lot) => choice(lot)));
@@ -237,9 +235,7 @@ export function lotPickerView(ctx, block, onChosen) {
         error.clear();
         b.setAttribute('aria-busy', 'true');
         try {
-          const updated = await authed('PUT', `/v1/me/schedule/blocks/${encodeURIComponent(block.id)}`, {
-            json: { weekday: block.weekday, startSlot: block.startSlot, endSlot: block.endSlot, lotId },
-          });
+          const updated = await putBlock(block.id, { weekday: block.weekday, startSlot: block.startSlot, endSlot: block.endSlot, lotId });
           onChosen(updated);
           if (alive) ctx.panel.back();
         } catch (err) {

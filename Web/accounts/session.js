@@ -6,6 +6,7 @@
 // one is needed again.
 
 import { send, ProblemError, API_CACHE } from '../shell/api.js';
+import { createDevice, createAccount, createSession, endSession, getMe, isPersonal } from './api.js';
 
 const ACCOUNT_KEY = 'waymark.account.token';
 const DEVICE_KEY = 'waymark.device.token';
@@ -72,7 +73,7 @@ async function forgetAccount() {
     const cache = await caches.open(API_CACHE);
     for (const request of await cache.keys()) {
       const path = new URL(request.url).pathname;
-      if (path.startsWith('/v1/me') || path.startsWith('/v1/users/')) await cache.delete(request);
+      if (isPersonal(path)) await cache.delete(request);
     }
   } catch { /* no Cache Storage: nothing kept there */ }
   changed();
@@ -85,7 +86,7 @@ async function token() {
   const device = read(DEVICE_KEY);
   if (device) return device;
   /** @type {Session} */
-  const session = await send('POST', '/v1/devices');
+  const session = await createDevice();
   write(DEVICE_KEY, session.token);
   return session.token;
 }
@@ -115,7 +116,7 @@ export async function authed(method, path, o = {}) {
 /** @param {{username: string, password: string, email?: string, firstName?: string, lastName?: string, units: Units}} registration */
 export async function register(registration) {
   /** @type {Session} */
-  const session = await send('POST', '/v1/accounts', { json: registration, token: read(DEVICE_KEY) });
+  const session = await createAccount(registration, read(DEVICE_KEY));
   adopt(session, true);
   return session.user;
 }
@@ -123,7 +124,7 @@ export async function register(registration) {
 /** @param {string} username @param {string} password */
 export async function signIn(username, password) {
   /** @type {Session} */
-  const session = await send('POST', '/v1/sessions', { json: { username, password }, token: read(DEVICE_KEY) });
+  const session = await createSession(username, password, read(DEVICE_KEY));
   adopt(session, true);
   return session.user;
 }
@@ -135,7 +136,7 @@ export function useSession(/** @type {Session} */ session) { adopt(session, fals
 export async function signOut() {
   const t = read(ACCOUNT_KEY);
   if (t) {
-    try { await send('DELETE', '/v1/sessions/current', { token: t }); } catch { /* offline or already ended */ }
+    try { await endSession(t); } catch { /* offline or already ended */ }
   }
   await forgetAccount();
 }
@@ -147,7 +148,7 @@ export async function accountDeleted() {
 
 /** @returns {Promise<Me>} */
 export async function fetchMe() {
-  const me = await authed('GET', '/v1/me');
+  const me = await getMe();
   rememberMe(me);
   return me;
 }

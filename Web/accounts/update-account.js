@@ -3,7 +3,8 @@
 // each only with the current password.
 
 import { el, button, field, passwordField, form, errorLine } from './forms.js';
-import { authed, cachedMe, rememberMe, useSession } from './session.js';
+import { cachedMe, rememberMe, useSession } from './session.js';
+import { putProfile, putPicture, deletePicture, changeUsername, changePassword } from './api.js';
 import { UNIT_CHOICES, defaultUnits } from './units.js';
 import { problemText } from '../shell/api.js';
 import { toast } from '../shell/toast.js';
@@ -46,7 +47,7 @@ function pictureSection(me) {
   const upload = button('Upload Picture', () => file.click());
   const remove = button('Use Default Avatar', async () => {
     error.clear();
-    try { show(await authed('DELETE', '/v1/me/picture')); toast('Picture removed'); } catch (err) { error.show(problemText(err)); }
+    try { show(await deletePicture()); toast('Picture removed'); } catch (err) { error.show(problemText(err)); }
   });
   const show = (/** @type {import('./session.js').Me} */ m) => {
     rememberMe(m);
@@ -63,7 +64,7 @@ function pictureSection(me) {
     if (chosen.size > PICTURE_MAX) { error.show('That picture is larger than 1 MB. Choose a smaller one.'); return; }
     upload.disabled = true;
     try {
-      show(await authed('PUT', '/v1/me/picture', { body: chosen, contentType: chosen.type }));
+      show(await putPicture(chosen));
       toast('Picture updated');
     } catch (err) {
       error.show(problemText(err));
@@ -143,12 +144,10 @@ function profileSection(me) {
     children: [email.wrap, first.wrap, last.wrap, aboutWrap, picture.wrap, units],
     async action() {
       const text = (/** @type {HTMLInputElement|HTMLTextAreaElement} */ i) => i.value.trim() || undefined;
-      const m = await authed('PUT', '/v1/me/profile', {
-        json: {
-          email: text(email.input), firstName: text(first.input), lastName: text(last.input),
-          about: about.value.trim(), pictureURL: text(picture.input),
-          units: { distance: selects.distance.value, temperature: selects.temperature.value, elevation: selects.elevation.value },
-        },
+      const m = await putProfile({
+        email: text(email.input), firstName: text(first.input), lastName: text(last.input),
+        about: about.value.trim(), pictureURL: text(picture.input),
+        units: { distance: selects.distance.value, temperature: selects.temperature.value, elevation: selects.elevation.value },
       });
       rememberMe(m);
       toast('Profile saved');
@@ -169,7 +168,7 @@ function usernameSection() {
   const f = form({
     name: 'username', submit: 'Change Username', children: [name.wrap, current.wrap],
     async action() {
-      const m = await authed('PUT', '/v1/me/username', { json: { currentPassword: current.input.value, newUsername: name.input.value.trim() } });
+      const m = await changeUsername(current.input.value, name.input.value.trim());
       rememberMe(m);
       current.input.value = '';
       toast(`Your username is now ${m.username}`);
@@ -187,7 +186,7 @@ function passwordSection() {
   const f = form({
     name: 'password', submit: 'Change Password', children: [current.wrap, next.wrap],
     async action() {
-      const session = await authed('PUT', '/v1/me/password', { json: { currentPassword: current.input.value, newPassword: next.input.value } });
+      const session = await changePassword(current.input.value, next.input.value);
       useSession(session);
       current.input.value = '';
       next.input.value = '';

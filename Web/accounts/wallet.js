@@ -7,8 +7,8 @@ import { el, button, field, form } from './forms.js';
 import { problemText, ProblemError, newKey } from '../shell/api.js';
 import { toast } from '../shell/toast.js';
 import { formatMoney, parseAmount } from '../shell/money.js';
-import { getWallet, walletHistory, topUp, balanceIn } from './wallet-api.js';
-import { listBookings } from '../parking/bookings-api.js';
+import { getWallet, walletHistory, topUp, balanceIn } from './api.js';
+import { listBookings } from '../parking/api.js';
 
 const CURRENCY = 'USD';
 const PRESETS = [1000, 2000, 5000];

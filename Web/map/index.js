@@ -49,7 +49,6 @@ export function createMap(container, options) {
   container.append(canvas);
   container.tabIndex = 0;
   container.setAttribute('role', 'application');
-  container.setAttribute('aria-roledescription', 'map');
   container.setAttribute('aria-label', options.label ?? 'Map');
   const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d', { alpha: false }));
   /** @type {Layer[]} */

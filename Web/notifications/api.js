@@ -11,6 +11,8 @@ export const markRead = (n) => authed('POST', `/v1/me/notifications/${id(n)}/rea
 export const markAllRead = () => authed('POST', '/v1/me/notifications/read-all');
 /** @param {string} n */
 export const removeNotification = (n) => authed('DELETE', `/v1/me/notifications/${id(n)}`);
+/** The live stream of new notifications (read with fetch: it needs the session's token). */
+export const NOTIFICATIONS_LIVE = '/v1/me/notifications/live';
 export const listWatches = () => authed('GET', '/v1/me/watches');
 /** @param {string} lotId */
 export const watchLot = (lotId) => authed('PUT', `/v1/lots/${id(lotId)}/watch`);

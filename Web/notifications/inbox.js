@@ -141,10 +141,15 @@ export function startNotifications(o) {
     else o.panel.open(inboxView());
   });
   onSessionChange(() => { connect(); loadWatches(); });
+  // A page the browser keeps for Back and Forward must not hold its stream (and a connection)
+  // open meanwhile; it listens again when shown.
+  addEventListener('pagehide', () => { live?.stop(); live = null; });
+  addEventListener('pageshow', (e) => { if (e.persisted) connect(); });
   connect();
   loadWatches();
   return {
     get unread() { return unread; },
     open: () => o.panel.open(inboxView()),
+    view: () => inboxView(),
   };
 }

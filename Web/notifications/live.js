@@ -2,6 +2,8 @@
 // token, so the stream is read with fetch; it reconnects by itself and resumes after the last
 // notification it delivered (Last-Event-ID), so none is missed or shown twice.
 
+import { NOTIFICATIONS_LIVE } from './api.js';
+
 const RETRY_MS = 2000;
 
 /**
@@ -39,7 +41,7 @@ export function connectNotifications(o) {
         /** @type {Record<string, string>} */
         const headers = { Accept: 'text/event-stream', Authorization: `Bearer ${token}` };
         if (last) headers['Last-Event-ID'] = last;
-        const res = await fetch('/v1/me/notifications/live', { headers, signal: controller.signal, cache: 'no-store' });
+        const res = await fetch(NOTIFICATIONS_LIVE, { headers, signal: controller.signal, cache: 'no-store' });
         // A session that is not valid any more will not become valid by retrying.
         if (res.status === 401) return;
         if (res.ok && res.body) {

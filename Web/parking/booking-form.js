@@ -12,9 +12,8 @@ import { formatMoney } from '../shell/money.js';
 import {
   zonedParts, zonedInstant, addDays, timeValue, minuteOf, rangeText,
 } from '../shell/zoned-time.js';
-import { quote, newKey } from './bookings-api.js';
-import { getWallet, topUp, balanceIn } from '../accounts/wallet-api.js';
-import { sendOrQueue } from '../accounts/outbox.js';
+import { quote, newKey, book as bookSpace } from './api.js';
+import { getWallet, topUp, balanceIn } from '../accounts/api.js';
 
 const STEP = 15;
 const QUOTE_DELAY_MS = 250;
@@ -255,15 +254,7 @@ export function bookingSection(o) {
 
   /** The booking, sent now or, when the connection drops on the way, queued with its key. */
   async function send(c) {
-    const r = await sendOrQueue({
-      kind: 'booking',
-      key: pendingKey,
-      label: `Book ${lot.code} · ${rangeText(c.start, c.end, timeZone)}`,
-      method: 'POST',
-      path: '/v1/bookings',
-      json: { lotId: lot.id, start: c.start.toISOString(), end: c.end.toISOString() },
-      ref: { lotId: lot.id, lotCode: lot.code, lotName: lot.name, start: c.start.toISOString(), end: c.end.toISOString() },
-    });
+    const r = await bookSpace({ key: pendingKey, label: `Book ${lot.code} · ${rangeText(c.start, c.end, timeZone)}`, lot, start: c.start, end: c.end });
     return r.sent ? { booking: r.answer } : { queued: r.write };
   }
 

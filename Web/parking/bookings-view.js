@@ -12,8 +12,8 @@ import { confirm } from '../shell/dialog.js';
 import { toast } from '../shell/toast.js';
 import { formatMoney } from '../shell/money.js';
 import { rangeText, clockText, zonedParts, zonedInstant, addDays, timeValue, minuteOf } from '../shell/zoned-time.js';
-import { listBookings, checkIn, modifyBooking, quote } from './bookings-api.js';
-import { writes, onChange, sendOrQueue, retry, discard } from '../accounts/outbox.js';
+import { listBookings, checkIn, modifyBooking, quote, cancelBooking } from './api.js';
+import { writes, onChange, retry, discard } from '../accounts/outbox.js';
 
 const REFRESH_MS = 15_000;
 
@@ -25,9 +25,11 @@ const STATE_TEXT = {
 
 /**
  * @param {AccountsContext} ctx
+ * @param {{focus?: string}} [o] focus: the booking to bring into view (its own URL, /me/bookings/<id>)
  * @returns {import('../accounts/panel.js').View}
  */
-export function bookingsView(ctx) {
+export function bookingsView(ctx, o = {}) {
+  let focus = o.focus ?? '';
   let alive = true;
   let timer = 0;
   let stopWatching = () => {};
@@ -97,6 +99,19 @@ export function bookingsView(ctx) {
     if (upcoming.length) parts.push(el('h3', 'list-head', 'Coming up'), ...upcoming.map((b) => card(b, now)));
     if (past.length) parts.push(el('h3', 'list-head', 'Earlier'), ...past.map((b) => card(b, now)));
     list.replaceChildren(...parts);
+    if (focus) {
+      const target = /** @type {HTMLElement|null} */ (list.querySelector(`[data-booking-id="${CSS.escape(focus)}"]`));
+      if (target) {
+        focus = '';
+        target.classList.add('focused');
+        target.tabIndex = -1;
+        target.scrollIntoView({ block: 'center' });
+        target.focus({ preventScroll: true });
+      } else if (last.length) {
+        status.textContent = 'That booking is not among yours.';
+        focus = '';
+      }
+    }
   }
 
   function card(b, now) {
@@ -109,7 +124,9 @@ export function bookingsView(ctx) {
     const badge = el('span', 'card-badge small', b.lotCode);
     badge.setAttribute('aria-hidden', 'true');
     const title = el('div', 'booking-title');
-    title.append(el('strong', '', b.lotName), el('span', 'booking-range', rangeText(start, end, tz)));
+    // The booking's own address, to come back to or share: /me/bookings/<id>.
+    const name = el('a', { class: 'booking-link', href: `/me/bookings/${encodeURIComponent(b.id)}`, dataset: { layer: 'me' } }, b.lotName);
+    title.append(el('strong', '', name), el('span', 'booking-range', rangeText(start, end, tz)));
     head.append(badge, title, el('span', `booking-state ${b.state}`, STATE_TEXT[b.state] ?? b.state));
     item.append(head);
 
@@ -160,13 +177,7 @@ export function bookingsView(ctx) {
           danger: true,
         });
         if (!ok) return;
-        const r = await sendOrQueue({
-          kind: 'cancel-booking',
-          label: `Cancel ${b.lotCode} · ${rangeText(new Date(b.start), new Date(b.end), tz)}`,
-          method: 'POST',
-          path: `/v1/bookings/${encodeURIComponent(b.id)}/cancel`,
-          ref: { bookingId: b.id },
-        });
+        const r = await cancelBooking(b.id, `Cancel ${b.lotCode} · ${rangeText(new Date(b.start), new Date(b.end), tz)}`);
         toast(r.sent ? `Cancelled · ${formatMoney(b.paid)} refunded` : 'Offline: the cancellation is sent when Waymark can be reached');
       } else {
         await checkIn(b.id);
@@ -181,6 +192,7 @@ export function bookingsView(ctx) {
   return {
     name: 'bookings',
     title: 'Your Bookings',
+    path: o.focus ? `/me/bookings/${encodeURIComponent(o.focus)}` : undefined,
     leave() { alive = false; clearTimeout(timer); stopWatching(); },
     render() {
       alive = true;

@@ -1,7 +1,8 @@
 // Typical occupancy by hour for one weekday (PRK-7, seed 2.2.3.1): 24 bars coloured by the
 // congestion the hour usually has, the current hour outlined when the day is today.
 
-import { getJSON } from '../shell/api.js';
+import { getTypicalOccupancy } from './api.js';
+import { el } from '../shell/dom.js';
 import { WEEKDAYS, hourLabel } from './format.js';
 
 const cache = new Map();
@@ -10,7 +11,7 @@ const cache = new Map();
 export async function typicalHours(lotId, weekday) {
   const key = `${lotId}:${weekday}`;
   if (!cache.has(key)) {
-    const p = getJSON(`/v1/lots/${lotId}/typical-occupancy?weekday=${weekday}`)
+    const p = getTypicalOccupancy(lotId, weekday)
       .then((r) => r.data.hours)
       .catch(() => { cache.delete(key); return null; });
     cache.set(key, p);
@@ -26,51 +27,26 @@ const levelOf = (f) => (f >= 0.85 ? 'red' : f >= 0.65 ? 'yellow' : 'green');
  */
 export function renderHistogram(root, o) {
   const isToday = o.weekday === o.today;
-  const nav = document.createElement('div');
-  nav.className = 'histogram-nav';
   const prev = button('‹', `Previous day: ${WEEKDAYS[(o.weekday + 5) % 7]}`, () => o.onDay(((o.weekday + 5) % 7) + 1, 'prev'));
   const next = button('›', `Next day: ${WEEKDAYS[o.weekday % 7]}`, () => o.onDay((o.weekday % 7) + 1, 'next'));
   prev.dataset.dir = 'prev';
   next.dataset.dir = 'next';
-  const day = document.createElement('div');
-  day.className = 'histogram-day';
-  day.id = `histogram-day-${o.lotId}`;
-  day.setAttribute('aria-live', 'polite');
-  day.textContent = WEEKDAYS[o.weekday - 1];
-  if (isToday) {
-    const small = document.createElement('small');
-    small.textContent = ' · today';
-    day.append(small);
-  }
-  nav.append(prev, day, next);
+  const day = el('div', { class: 'histogram-day', id: `histogram-day-${o.lotId}`, 'aria-live': 'polite' },
+    WEEKDAYS[o.weekday - 1], isToday && el('small', null, ' · today'));
+  const nav = el('div', 'histogram-nav', prev, day, next);
 
-  const chart = document.createElement('div');
-  chart.className = 'histogram loading';
-  chart.dataset.weekday = String(o.weekday);
-  chart.setAttribute('role', 'img');
-  chart.setAttribute('aria-label', `Typical occupancy on ${WEEKDAYS[o.weekday - 1]}: loading`);
+  const chart = el('div', {
+    class: 'histogram loading', dataset: { weekday: String(o.weekday) }, role: 'img',
+    'aria-label': `Typical occupancy on ${WEEKDAYS[o.weekday - 1]}: loading`,
+  });
   for (const f of [0.65, 0.85]) {
     // The congestion thresholds (PRK-4): yellow from 65 %, red from 85 %.
-    const guide = document.createElement('div');
-    guide.className = 'guide';
+    const guide = el('div', { class: 'guide', 'aria-hidden': 'true' }, el('span', null, `${Math.round(f * 100)}%`));
     guide.style.bottom = `${f * 100}%`;
-    guide.setAttribute('aria-hidden', 'true');
-    const label = document.createElement('span');
-    label.textContent = `${Math.round(f * 100)}%`;
-    guide.append(label);
     chart.append(guide);
   }
-  const axis = document.createElement('div');
-  axis.className = 'histogram-axis';
-  axis.setAttribute('aria-hidden', 'true');
-  for (const h of [0, 6, 12, 18]) {
-    const s = document.createElement('span');
-    s.textContent = hourLabel(h);
-    axis.append(s);
-  }
-  const empty = document.createElement('p');
-  empty.className = 'histogram-empty';
-  empty.hidden = true;
+  const axis = el('div', { class: 'histogram-axis', 'aria-hidden': 'true' }, [0, 6, 12, 18].map((h) => el('span', null, hourLabel(h))));
+  const empty = el('p', { class: 'histogram-empty', hidden: true });
   root.replaceChildren(nav, chart, axis, empty);
 
   typicalHours(o.lotId, o.weekday).then((hours) => {
@@ -79,8 +55,7 @@ export function renderHistogram(root, o) {
     chart.querySelectorAll('.bar').forEach((b) => b.remove());
     const values = hours ?? Array(24).fill(null);
     values.forEach((f, h) => {
-      const bar = document.createElement('div');
-      bar.dataset.hour = String(h);
+      const bar = el('div', { dataset: { hour: String(h) } });
       if (f == null) {
         bar.className = 'bar none';
         bar.title = `${hourLabel(h)}: no data`;
@@ -107,10 +82,5 @@ export function renderHistogram(root, o) {
 
 
 function button(text, label, onClick) {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.textContent = text;
-  b.setAttribute('aria-label', label);
-  b.addEventListener('click', onClick);
-  return b;
+  return el('button', { type: 'button', 'aria-label': label, on: { click: onClick } }, text);
 }

@@ -2,6 +2,7 @@
 // long is left, how far it is, directions in the phone's maps app and Cancel; when the sensor
 // sees a car on the spot, the question "was it you?" with Yes and No.
 
+import { el } from '../shell/dom.js';
 import { countdown, countdownWords } from './hold-format.js';
 
 /**
@@ -15,13 +16,6 @@ export function createHoldBar(o) {
   /** @type {HTMLElement|null} */
   let distance = null;
   let lastWords = '';
-
-  function el(tag, cls, text) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text != null) e.textContent = text;
-    return e;
-  }
 
   function button(label, action, cls) {
     const b = /** @type {HTMLButtonElement} */ (el('button', cls, label));

@@ -6,10 +6,13 @@
 // is (on this device only, PRK-11); no moves the hold to the nearest free spot the user may
 // use and redirects there. The server decides everything; this module shows it.
 
-import { authed, signedIn, hasDevice, onSessionChange, cachedMe } from '../accounts/session.js';
+import { signedIn, hasDevice, onSessionChange, cachedMe } from '../accounts/session.js';
+import { listHolds, holdSpot, getHold, answerHold, releaseHold } from './api.js';
+import { getPermits } from '../accounts/api.js';
 import { ProblemError, problemText } from '../shell/api.js';
 import { choose, confirm, inform } from '../shell/dialog.js';
 import { toast } from '../shell/toast.js';
+import { el } from '../shell/dom.js';
 import { defaultUnits } from '../accounts/units.js';
 import { siteNow } from './format.js';
 import { requiredPermits, permitWarning, metresBetween, distanceText } from './hold-format.js';
@@ -58,12 +61,6 @@ export function startHolds(o) {
   const layer = holdLayer({ hold: () => hold, position: () => position, spotMinZoom: o.spotMinZoom });
   map.addLayer(layer);
 
-  const el = (tag, cls, text) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text != null) e.textContent = text;
-    return e;
-  };
   const remainingMs = () => (hold ? Math.max(0, Date.parse(hold.expiresAt) - (Date.now() - skew)) : 0);
   const stateOf = (lotId, ordinal) => s.states.get(lotId)?.codes[ordinal] ?? 0;
   const units = () => cachedMe()?.units?.distance ?? defaultUnits().distance;
@@ -162,7 +159,7 @@ export function startHolds(o) {
     if (!hold || busy) return Promise.resolve();
     if (checking) return checking;
     const id = hold.id;
-    checking = authed('GET', `/v1/holds/${encodeURIComponent(id)}`)
+    checking = getHold(id)
       .then((h) => { if (hold?.id === id && !busy) update(h); })
       .catch((err) => {
         if (err instanceof ProblemError && err.status === 404 && hold?.id === id) end();
@@ -213,7 +210,7 @@ export function startHolds(o) {
   async function resume() {
     if (!signedIn() && !hasDevice()) { if (hold) end(); return; }
     try {
-      const r = await authed('GET', '/v1/holds');
+      const r = await listHolds();
       const current = (r?.holds ?? []).find((h) => h.status === 'active' || h.status === 'asking');
       if (current && current.id !== hold?.id) adopt(current);
       else if (!current && hold) end();
@@ -242,7 +239,7 @@ export function startHolds(o) {
     busy = true;
     render();
     try {
-      const r = await authed('POST', `/v1/holds/${encodeURIComponent(old.id)}/answer`, { json: { wasMe } });
+      const r = await answerHold(old.id, wasMe);
       busy = false;
       if (wasMe) {
         end();
@@ -298,7 +295,7 @@ export function startHolds(o) {
     busy = true;
     render();
     try {
-      await authed('DELETE', `/v1/holds/${encodeURIComponent(h.id)}`);
+      await releaseHold(h.id);
       end();
       o.refresh();
       toast(`Spot ${h.label} released`);
@@ -314,14 +311,14 @@ export function startHolds(o) {
   /** The permits this browser's user holds; none for a guest who never chose any. */
   async function myPermits() {
     if (!signedIn() && !hasDevice()) return [];
-    const r = await authed('GET', '/v1/me/permits');
+    const r = await getPermits();
     return r.permits ?? [];
   }
 
   /**
    * What the lot card shows under a tapped spot: the hold button for a free spot, with the
    * red permit warning under it when the user lacks the permit the spot needs now.
-   * @param {string} lotId @param {any} spot from /v1/lots/{id}/spots
+   * @param {string} lotId @param {any} spot as the server lists a lot's spots
    * @returns {HTMLElement|null}
    */
   function offer(lotId, spot) {
@@ -385,7 +382,7 @@ export function startHolds(o) {
     if (!ok) return;
     busy = true;
     try {
-      const h = await authed('POST', '/v1/holds', { json: { spotId: spot.id } });
+      const h = await holdSpot(spot.id);
       busy = false;
       note = '';
       o.closeCard();

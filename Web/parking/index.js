@@ -17,6 +17,7 @@ import { startHolds } from './holds.js';
 import { bookingSection } from './booking-form.js';
 import { reviewsSection } from './reviews.js';
 import { createLotFinder } from './lot-finder.js';
+import { liveURL } from './api.js';
 
 const CATEGORY = { handicap: 'Accessible', ev: 'EV charging', motorcycle: 'Motorcycle', visitor: 'Visitor', reserved: 'Reserved' };
 const STATE = { f: 'Free', o: 'Taken', h: 'Held', b: 'Booked', c: 'Closed', u: 'No sensor reading' };
@@ -26,7 +27,9 @@ const STATE = { f: 'Free', o: 'Taken', h: 'Held', b: 'Booked', c: 'Closed', u: '
 /**
  * @param {{map: WaymarkMap, setTiles: (config: any) => void,
  *   car?: {saveAt: (place: {lat: number, lon: number, spot?: string}) => void},
- *   accounts?: {openSignedIn: (view: 'bookings'|'wallet', notice: string) => void}}} ctx
+ *   accounts?: () => {openSignedIn: (view: 'bookings'|'wallet', notice: string, focus?: string) => void}|undefined,
+ *   onCard?: (lotId: string|null) => void}} ctx
+ *   onCard: the lot card opened on a lot, or closed (null), so the shell can give it its URL
  */
 export async function startParking(ctx) {
   const { map } = ctx;
@@ -45,18 +48,18 @@ export async function startParking(ctx) {
   const levels = createLevelPicker({ store, onPick: chooseLevel });
   const card = createLotCard({
     store,
-    onClose: () => { selected = null; pl.refresh(); map.invalidate(); },
+    onClose: () => { selected = null; pl.refresh(); map.invalidate(); ctx.onCard?.(null); },
     onLevel: (lotId, level) => chooseLevel(lotId, level, true),
     watch: (lot) => watchToggle(lot),
     booking: (lot, timeZone) => bookingSection({
       lot,
       timeZone,
-      onSignIn: () => ctx.accounts?.openSignedIn('bookings', 'Sign in or create an account to book: bookings are paid from a wallet that stays with your account.'),
-      onBooked: () => ctx.accounts?.openSignedIn('bookings', ''),
+      onSignIn: () => ctx.accounts?.()?.openSignedIn('bookings', 'Sign in or create an account to book: bookings are paid from a wallet that stays with your account.'),
+      onBooked: (booking) => ctx.accounts?.()?.openSignedIn('bookings', '', booking?.id),
     }),
     reviews: (lot) => reviewsSection({
       lot,
-      onSignIn: () => ctx.accounts?.openSignedIn('bookings', 'Sign in or create an account to review a lot: your review carries your username and you can edit it from any device.'),
+      onSignIn: () => ctx.accounts?.()?.openSignedIn('bookings', 'Sign in or create an account to review a lot: your review carries your username and you can edit it from any device.'),
       onRating: (lotId, rating) => { const l = s.lotById.get(lotId); if (l) l.rating = rating; },
     }),
   });
@@ -85,7 +88,7 @@ export async function startParking(ctx) {
   status.update();
 
   const live = connectLive({
-    url: (id) => `/v1/sites/${s.site.id}/live?lastEventId=${id}`,
+    url: (id) => liveURL(s.site.id, id),
     lastEventId: s.lastEventId,
     onSpot: (change) => store.applySpot(change),
     onReset: () => { store.reset().catch(() => {}); },
@@ -187,6 +190,7 @@ export async function startParking(ctx) {
     pl.refresh();
     card.open(lotId, opts);
     map.invalidate();
+    ctx.onCard?.(lotId);
     // Keep the lot in sight above the sheet.
     requestAnimationFrame(() => {
       const lot = s.lotById.get(lotId);
@@ -202,13 +206,17 @@ export async function startParking(ctx) {
     });
   }
 
-  /** From the lot finder: the map moves to the lot, close enough to see it, and opens its card. */
-  function flyToLot(lotId) {
+  /**
+   * From the lot finder or a lot's URL: the map moves to the lot, close enough to see it, and
+   * opens its card. @returns {boolean} whether the lot exists
+   */
+  function flyToLot(lotId, animate = 400) {
     const lot = s.lotById.get(lotId);
-    if (!lot) return;
+    if (!lot) return false;
     const zoom = Math.max(map.getView().zoom, spotMinZoom - 0.5);
-    map.setView({ center: { lat: lot.center.latitude, lon: lot.center.longitude }, zoom }, { animate: 400 });
+    map.setView({ center: { lat: lot.center.latitude, lon: lot.center.longitude }, zoom }, animate ? { animate } : {});
     openLot(lotId);
+    return true;
   }
 
   function chooseLevel(lotId, level, fromCard = false) {

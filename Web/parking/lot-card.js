@@ -4,6 +4,7 @@
 // bottom sheet on phones, a panel beside the map on wide screens; it follows live changes.
 
 import { renderHistogram } from './histogram.js';
+import { el } from '../shell/dom.js';
 import {
   siteNow, permitsNow, isOpen, hoursText, priceText, congestionText, number, weekdaySpan, timeSpan, PERMIT_NAMES,
 } from './format.js';
@@ -26,13 +27,6 @@ export function createLotCard(o) {
   let weekday = 0;
   /** @type {HTMLElement|null} */
   let returnFocus = null;
-
-  function el(tag, cls, text) {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text != null) e.textContent = text;
-    return e;
-  }
 
   function occupancySection(lot) {
     const occ = store.state.occupancy.get(lot.id);

@@ -8,7 +8,7 @@
 import { el, button } from '../accounts/forms.js';
 import { problemText } from '../shell/api.js';
 import { cachedMe } from '../accounts/session.js';
-import { findLots } from './reviews-api.js';
+import { findLots } from './api.js';
 import { starRow, ratingText } from './star-picker.js';
 import { priceText, PERMIT_NAMES } from './format.js';
 

@@ -1,6 +1,7 @@
 // Every lot as a real button, hidden until focused: keyboard and screen-reader users reach the
 // same cards the pins open, without having to find a pin on a canvas.
 
+import { el } from '../shell/dom.js';
 import { number } from './format.js';
 
 /**
@@ -20,15 +21,9 @@ export function createLotList(o) {
   function build() {
     buttons.clear();
     ul.replaceChildren(...o.store.state.lots.map((lot) => {
-      const li = document.createElement('li');
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.dataset.lotId = lot.id;
-      b.textContent = label(lot);
-      b.addEventListener('click', () => o.onOpen(lot.id));
+      const b = el('button', { type: 'button', dataset: { lotId: lot.id }, on: { click: () => o.onOpen(lot.id) } }, label(lot));
       buttons.set(lot.id, b);
-      li.append(b);
-      return li;
+      return el('li', null, b);
     }));
   }
 

@@ -7,7 +7,7 @@ import { problemText } from '../shell/api.js';
 import { signedIn, onSessionChange } from '../accounts/session.js';
 import { writes, onChange, onSent } from '../accounts/outbox.js';
 import { confirm } from '../shell/dialog.js';
-import { listReviews, putReview, deleteReview } from './reviews-api.js';
+import { listReviews, putReview, deleteReview } from './api.js';
 import { starRow, starPicker, ratingText } from './star-picker.js';
 
 const MAX_TEXT = 2000;

@@ -3,7 +3,8 @@
 // changes from the live stream; both funnel through here so the map, the card and the cache
 // always agree.
 
-import { getJSON, OfflineError } from '../shell/api.js';
+import { OfflineError } from '../shell/api.js';
+import { getConfig, listSites, listLots, getOccupancy, getSpots, getSpotStates } from './api.js';
 import { saveSnapshot, loadSnapshot } from './snapshot-cache.js';
 import { makeRectSet } from '../map/rects.js';
 import { slotOf } from './colours.js';
@@ -142,14 +143,14 @@ export function createParkingStore() {
       const saved = loadSnapshot();
       try {
         const guess = saved?.site?.id;
-        const early = guess ? [getJSON(`/v1/sites/${guess}/lots`), getJSON(`/v1/sites/${guess}/occupancy`)] : null;
+        const early = guess ? [listLots(guess), getOccupancy(guess)] : null;
         early?.forEach((p) => p.catch(() => {}));
-        const [config, sites] = await Promise.all([getJSON('/v1/config'), getJSON('/v1/sites')]);
+        const [config, sites] = await Promise.all([getConfig(), listSites()]);
         const site = sites.data.sites.find((x) => x.id === guess) ?? sites.data.sites[0];
         if (!site) throw new Error('The server has no sites yet.');
         const [lots, occupancy] = early && site.id === guess
           ? await Promise.all(early)
-          : await Promise.all([getJSON(`/v1/sites/${site.id}/lots`), getJSON(`/v1/sites/${site.id}/occupancy`)]);
+          : await Promise.all([listLots(site.id), getOccupancy(site.id)]);
         if ((occupancy.fromCache || lots.fromCache) && saved) {
           restore(saved);
         } else {
@@ -173,7 +174,7 @@ export function createParkingStore() {
     /** Fetches a fresh snapshot of every lot and of the spot states already on screen (PRK-5). */
     async refresh() {
       const site = s.site;
-      const occ = await getJSON(`/v1/sites/${site.id}/occupancy`);
+      const occ = await getOccupancy(site.id);
       if (occ.fromCache) throw new OfflineError('The server cannot be reached.');
       setOccupancy(occ.data.lots);
       s.asOf = new Date(occ.data.asOf);
@@ -188,7 +189,7 @@ export function createParkingStore() {
     async fetchStates(lotId) {
       if (!pending.has(lotId)) pending.set(lotId, []);
       try {
-        const r = await getJSON(`/v1/lots/${lotId}/spot-states`);
+        const r = await getSpotStates(lotId);
         const buffered = pending.get(lotId) ?? [];
         pending.delete(lotId);
         const current = s.states.get(lotId);
@@ -210,7 +211,7 @@ export function createParkingStore() {
       if (p) return p;
       p = (async () => {
         const statesLoad = api.fetchStates(lotId);
-        const geo = await getJSON(`/v1/lots/${lotId}/spots`);
+        const geo = await getSpots(lotId);
         const spots = geo.data.spots;
         const byLevel = new Map();
         for (const spot of spots) {

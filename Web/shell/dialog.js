@@ -1,5 +1,7 @@
 // One modal dialog for confirmations and choices, built on <dialog> so focus trapping, Escape
-// and the backdrop come from the browser.
+// and the backdrop come from the browser; closing returns focus to what had it before.
+
+import { el } from './dom.js';
 
 /**
  * @typedef {{id: string, label: string, kind?: 'primary'|'danger'|'plain'}} Action
@@ -22,17 +24,16 @@ export function choose(o) {
     warning.hidden = !o.warning;
   }
   dialog.dataset.name = o.name ?? '';
-  actions.replaceChildren(...o.actions.map((a) => {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.textContent = a.label;
-    b.className = `dialog-button ${a.kind ?? 'plain'}`;
-    b.dataset.action = a.id;
-    b.addEventListener('click', () => dialog.close(a.id));
-    return b;
-  }));
+  actions.replaceChildren(...o.actions.map((a) => el('button', {
+    type: 'button', class: `dialog-button ${a.kind ?? 'plain'}`, dataset: { action: a.id }, on: { click: () => dialog.close(a.id) },
+  }, a.label)));
+  const before = /** @type {HTMLElement|null} */ (document.activeElement);
   return new Promise((resolve) => {
-    dialog.addEventListener('close', () => resolve(dialog.returnValue || null), { once: true });
+    dialog.addEventListener('close', () => {
+      // Browsers that do not give focus back themselves leave it on the page's body.
+      if ((!document.activeElement || document.activeElement === document.body) && before?.isConnected) before.focus({ preventScroll: true });
+      resolve(dialog.returnValue || null);
+    }, { once: true });
     dialog.showModal();
     /** @type {HTMLElement|null} */ (actions.querySelector('.primary, .danger') ?? actions.querySelector('button'))?.focus();
   });

@@ -1,4 +1,4 @@
-// Colours live in app.css as custom properties; the canvas reads them here so that one place
+// Colours live in shell/shell.css as custom properties; the canvas reads them here so that one place
 // defines the light and dark looks of both the page and the map.
 
 const scheme = matchMedia('(prefers-color-scheme: dark)');

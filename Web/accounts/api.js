@@ -1,0 +1,87 @@
+// Accounts, the person's own data and the wallet as the server offers them (ACC-1…10, PRK-13,
+// PRK-16, PRK-17): the only module of the area that names API paths. Requests that act for a
+// person go through `authed` (the account's session, else this device's identity); the rest
+// are plain `send`s with the token they need.
+
+import { send } from '../shell/api.js';
+import { authed } from './session.js';
+
+const id = (s) => encodeURIComponent(s);
+
+// ---- Identity (ACC-1, ACC-3, ACC-8, ACC-9) ----
+
+/** A new anonymous device identity. */
+export const createDevice = () => send('POST', '/v1/devices');
+/** @param {any} registration @param {string|null} deviceToken the device whose data the account keeps */
+export const createAccount = (registration, deviceToken) => send('POST', '/v1/accounts', { json: registration, token: deviceToken });
+/** @param {string} username @param {string} password @param {string|null} deviceToken */
+export const createSession = (username, password, deviceToken) =>
+  send('POST', '/v1/sessions', { json: { username, password }, token: deviceToken });
+/** @param {string} token */
+export const endSession = (token) => send('DELETE', '/v1/sessions/current', { token });
+/** @param {string} login */
+export const requestPasswordReset = (login) => send('POST', '/v1/password-resets', { json: { login } });
+/** @param {string} login @param {string} code */
+export const verifyResetCode = (login, code) => send('POST', '/v1/password-resets/verify', { json: { login, code } });
+/** @param {string} resetToken @param {string} newPassword */
+export const completePasswordReset = (resetToken, newPassword) =>
+  send('POST', '/v1/password-resets/complete', { json: { resetToken, newPassword } });
+/**
+ * Whether a saved API answer belongs to one person (sign-out deletes those, ACC-3).
+ * @param {string} path a URL's path
+ */
+export const isPersonal = (path) => path.startsWith('/v1/me') || path.startsWith('/v1/users/');
+
+// ---- The account (ACC-4, ACC-5, ACC-10) ----
+
+export const getMe = () => authed('GET', '/v1/me');
+/** @param {any} profile */
+export const putProfile = (profile) => authed('PUT', '/v1/me/profile', { json: profile });
+/** @param {Blob} picture */
+export const putPicture = (picture) => authed('PUT', '/v1/me/picture', { body: picture, contentType: picture.type });
+export const deletePicture = () => authed('DELETE', '/v1/me/picture');
+/** @param {string} currentPassword @param {string} newUsername */
+export const changeUsername = (currentPassword, newUsername) => authed('PUT', '/v1/me/username', { json: { currentPassword, newUsername } });
+/** @param {string} currentPassword @param {string} newPassword */
+export const changePassword = (currentPassword, newPassword) => authed('PUT', '/v1/me/password', { json: { currentPassword, newPassword } });
+/** @param {string} password */
+export const deleteAccount = (password) => authed('POST', '/v1/me/deletion', { json: { password } });
+
+// ---- Permits and the weekly schedule (PRK-16) ----
+
+export const getPermits = () => authed('GET', '/v1/me/permits');
+/** The outbox write that sets the permits (sent now, or when the server can be reached). @param {string[]} permits @param {string} label */
+export const permitsWrite = (permits, label) => ({ kind: 'permits', label, method: 'PUT', path: '/v1/me/permits', json: { permits }, supersedes: true });
+export const getSchedule = () => authed('GET', '/v1/me/schedule');
+/** @param {{weekday: number, startSlot: number, endSlot: number}} block */
+export const addBlock = (block) => authed('POST', '/v1/me/schedule/blocks', { json: block });
+/** @param {string} blockId @param {{weekday: number, startSlot: number, endSlot: number, lotId?: string}} block */
+export const putBlock = (blockId, block) => authed('PUT', `/v1/me/schedule/blocks/${id(blockId)}`, { json: block });
+/** @param {string} blockId */
+export const deleteBlock = (blockId) => authed('DELETE', `/v1/me/schedule/blocks/${id(blockId)}`);
+/** @param {URLSearchParams} q siteId, weekday, startSlot, endSlot */
+export const lotAdvice = (q) => authed('GET', `/v1/me/schedule/lot-advice?${q}`);
+
+// ---- The wallet (PRK-13): a top-up carries an Idempotency-Key made once per intent ----
+
+export const getWallet = () => authed('GET', '/v1/wallet');
+export const walletHistory = (currency = 'USD') => authed('GET', `/v1/wallet/history?currency=${id(currency)}&limit=100`);
+/** @param {number} amountMinor @param {string} currency @param {string} key */
+export const topUp = (amountMinor, currency, key) =>
+  authed('POST', '/v1/wallet/top-ups', { json: { amountMinor, currency }, headers: { 'Idempotency-Key': key } });
+
+/** The wallet's balance in one currency (0 when it never held any). */
+export function balanceIn(wallet, currency) {
+  return wallet.balances.find((b) => b.currency === currency) ?? { minorUnits: 0, currency };
+}
+
+// ---- Operator analytics (PRK-17) ----
+
+/** @param {string} [from] @param {string} [to] YYYY-MM-DD, site-local; both absent: the last 14 days */
+export function fetchAnalytics(from, to) {
+  const q = new URLSearchParams();
+  if (from) q.set('from', from);
+  if (to) q.set('to', to);
+  const s = q.toString();
+  return authed('GET', `/v1/operator/analytics${s ? `?${s}` : ''}`);
+}

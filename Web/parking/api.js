@@ -1,0 +1,139 @@
+// Parking as the server offers it (PRK-1…19): the only module of the area that names API
+// paths. Public reads go through getJSON (a saved copy answers when the server cannot); one
+// person's requests carry their session (authed); bookings and reviews made offline go
+// through the outbox (`../accounts/outbox.js`) with an Idempotency-Key made once per intent,
+// so a retry after a lost answer books and charges nothing twice.
+
+import { getJSON, send, newKey } from '../shell/api.js';
+import { authed, signedIn } from '../accounts/session.js';
+import { sendOrQueue } from '../accounts/outbox.js';
+
+export { newKey };
+
+const id = (s) => encodeURIComponent(s);
+
+// ---- The campus, its lots and their spots (public, kept for offline use) ----
+
+export const getConfig = () => getJSON('/v1/config');
+export const listSites = () => getJSON('/v1/sites');
+/** @param {string} siteId */
+export const listLots = (siteId) => getJSON(`/v1/sites/${id(siteId)}/lots`);
+/** @param {string} siteId */
+export const getOccupancy = (siteId) => getJSON(`/v1/sites/${id(siteId)}/occupancy`);
+/** @param {string} lotId */
+export const getSpots = (lotId) => getJSON(`/v1/lots/${id(lotId)}/spots`);
+/** @param {string} lotId */
+export const getSpotStates = (lotId) => getJSON(`/v1/lots/${id(lotId)}/spot-states`);
+/** @param {string} lotId @param {number} weekday 1 = Sunday … 7 */
+export const getTypicalOccupancy = (lotId, weekday) => getJSON(`/v1/lots/${id(lotId)}/typical-occupancy?weekday=${weekday}`);
+/** The site's live stream of spot changes (PRK-5), resuming after `lastEventId`. */
+export const liveURL = (siteId, lastEventId) => `/v1/sites/${id(siteId)}/live?lastEventId=${lastEventId}`;
+
+// ---- Soft holds (PRK-9, PRK-10) ----
+
+export const listHolds = () => authed('GET', '/v1/holds');
+/** @param {string} spotId */
+export const holdSpot = (spotId) => authed('POST', '/v1/holds', { json: { spotId } });
+/** @param {string} holdId */
+export const getHold = (holdId) => authed('GET', `/v1/holds/${id(holdId)}`);
+/** @param {string} holdId @param {boolean} wasMe */
+export const answerHold = (holdId, wasMe) => authed('POST', `/v1/holds/${id(holdId)}/answer`, { json: { wasMe } });
+/** @param {string} holdId */
+export const releaseHold = (holdId) => authed('DELETE', `/v1/holds/${id(holdId)}`);
+
+// ---- Bookings (PRK-12) ----
+
+/**
+ * What a range would cost and whether a space is free. Public; never cached (prices and
+ * spaces change), so it goes straight to the server.
+ * @param {string} lotId @param {Date} start @param {Date} end
+ */
+export function quote(lotId, start, end) {
+  const q = new URLSearchParams({ start: start.toISOString(), end: end.toISOString() });
+  return send('GET', `/v1/lots/${id(lotId)}/booking-quote?${q}`);
+}
+
+export const listBookings = () => authed('GET', '/v1/bookings');
+
+/**
+ * Books a space, now or (offline) when the server can be reached, with the intent's key.
+ * @param {{key: string, label: string, lot: {id: string, code: string, name: string}, start: Date, end: Date}} b
+ */
+export function book(b) {
+  const range = { start: b.start.toISOString(), end: b.end.toISOString() };
+  return sendOrQueue({
+    kind: 'booking',
+    key: b.key,
+    label: b.label,
+    method: 'POST',
+    path: '/v1/bookings',
+    json: { lotId: b.lot.id, ...range },
+    ref: { lotId: b.lot.id, lotCode: b.lot.code, lotName: b.lot.name, ...range },
+  });
+}
+
+/** @param {string} bookingId @param {string} label */
+export const cancelBooking = (bookingId, label) => sendOrQueue({
+  kind: 'cancel-booking', label, method: 'POST', path: `/v1/bookings/${id(bookingId)}/cancel`, ref: { bookingId },
+});
+
+/** @param {string} bookingId @param {Date} start @param {Date} end */
+export const modifyBooking = (bookingId, start, end) =>
+  authed('PATCH', `/v1/bookings/${id(bookingId)}`, { json: { start: start.toISOString(), end: end.toISOString() } });
+
+/** @param {string} bookingId */
+export const checkIn = (bookingId) => authed('POST', `/v1/bookings/${id(bookingId)}/check-in`);
+
+// ---- Reviews and lot filters (PRK-14) ----
+
+const reviewsPath = (lotId) => `/v1/lots/${id(lotId)}/reviews`;
+
+/** A page of reviews, newest first, with the lot's rating; signed in, also `mine`. @param {string} lotId */
+export function listReviews(lotId, cursor = '') {
+  const path = `${reviewsPath(lotId)}${cursor ? `?cursor=${id(cursor)}` : ''}`;
+  return signedIn() ? authed('GET', path) : send('GET', path);
+}
+
+/**
+ * Writes or edits your review; a newer one made offline replaces an older one still waiting.
+ * @param {{id: string, code: string}} lot @param {number} stars @param {string} text
+ */
+export function putReview(lot, stars, text) {
+  return sendOrQueue({
+    kind: 'review',
+    label: `Review ${lot.code} · ${'★'.repeat(stars)}`,
+    method: 'PUT',
+    path: `${reviewsPath(lot.id)}/me`,
+    json: { stars, text },
+    ref: { lotId: lot.id, stars, text },
+    supersedes: true,
+  });
+}
+
+/** @param {{id: string, code: string}} lot */
+export function deleteReview(lot) {
+  return sendOrQueue({
+    kind: 'review-delete',
+    label: `Delete review of ${lot.code}`,
+    method: 'DELETE',
+    path: `${reviewsPath(lot.id)}/me`,
+    ref: { lotId: lot.id },
+    supersedes: true,
+  });
+}
+
+/**
+ * The site's lots that match: every key left out lets every lot through.
+ * @param {string} siteId
+ * @param {{ratingAbove?: number, lat?: number, lon?: number, radius?: number, keysRequired?: boolean,
+ *   permit?: string[], maxHourlyCents?: number}} f
+ */
+export function findLots(siteId, f) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(f)) {
+    if (v == null) continue;
+    if (Array.isArray(v)) v.forEach((p) => q.append(k, p));
+    else q.set(k, String(v));
+  }
+  return send('GET', `/v1/sites/${id(siteId)}/lots?${q}`);
+}

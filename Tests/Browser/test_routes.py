@@ -1,7 +1,9 @@
 """The shell's navigation between areas and the URL of every screen: a tab bar on a phone and
 a rail on a wide screen, only for areas that exist; /lots/<id>, /me and its sections and
 /me/bookings/<id> survive a reload, open cold in a new tab, follow Back and Forward, and open
-offline from the service worker's copy of the shell."""
+offline from the service worker's copy of the shell. Requirements: PRK-1 (a lot on the one map),
+PRK-12 (a booking), PRK-15 (the inbox), ACC-1…ACC-10 (the person's space), PRK-19 and QLT-1
+(offline)."""
 from __future__ import annotations
 
 import json

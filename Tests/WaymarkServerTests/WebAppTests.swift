@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+import Vapor
+@testable import WaymarkServer
+
+@Suite("Web app files (PRK-1, QLT-1)")
+struct WebAppTests {
+    static let web = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Web").path
+
+    @Test("PRK-1 QLT-1 a browser opening an app screen's address gets the app page; other missing paths and API paths stay 404 problems")
+    func appScreens() async throws {
+        try await TestApp.with(.sqlite, configure: { $0.webDirectory = Self.web }) { ctx in
+            let html: HTTPHeaders = ["Accept": "text/html,application/xhtml+xml"]
+            let lot = try await ctx.call(.GET, "/lots/\(UUID().uuidString.lowercased())", headers: html)
+            #expect(lot.status == .ok)
+            #expect(lot.headers.first(name: .contentType)?.hasPrefix("text/html") == true)
+            #expect(String(decoding: lot.body, as: UTF8.self).contains("<html"))
+            #expect(try await ctx.call(.GET, "/me/inbox", headers: html).status == .ok)
+
+            let json = try await ctx.call(.GET, "/lots/abc")
+            #expect(json.status == .notFound, "not a browser's navigation")
+            #expect(json.headers.first(name: .contentType) == "application/problem+json")
+            #expect(try await ctx.call(.GET, "/nope.js", headers: html).status == .notFound, "a missing file is missing")
+            #expect(try await ctx.call(.GET, "/v1/nope", headers: html).status == .notFound, "API paths never reach the files")
+        }
+    }
+}

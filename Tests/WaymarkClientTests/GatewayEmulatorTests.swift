@@ -34,4 +34,14 @@ struct GatewayEmulatorTests {
             #expect(meanStructure > meanSurface, "structures \(meanStructure) vs surface \(meanSurface)")
         }
     }
+
+    @Test("PRK-3 a batch cut in transit or refused for the moment is resent; a refused batch is not")
+    func resendsOnlyWhatMaySucceedLater() {
+        #expect(GatewayEmulator.isTransient(WaymarkClientError.unreachable("connection reset by peer")))
+        #expect(GatewayEmulator.isTransient(WaymarkClientError.unexpectedStatus(503)))
+        #expect(GatewayEmulator.isTransient(WaymarkClientError.problem(status: 429, type: "t", title: "Too many", detail: nil)))
+        #expect(!GatewayEmulator.isTransient(WaymarkClientError.problem(status: 400, type: "t", title: "Bad", detail: nil)))
+        #expect(!GatewayEmulator.isTransient(WaymarkClientError.problem(status: 401, type: "t", title: "Key", detail: nil)))
+        #expect(!GatewayEmulator.isTransient(CancellationError()))
+    }
 }

@@ -47,8 +47,49 @@ public struct GatewayEmulator: Sendable {
     public struct Totals: Sendable {
         public var sent = 0
         public var accepted = 0
+        /// Batches given up after every retry: their reports never reached the server.
         public var failedRequests = 0
+        /// Requests that failed and were sent again (the batch is not counted twice).
+        public var retriedRequests = 0
+        /// The longest a batch took, retries included, in seconds.
+        public var slowestRequest: TimeInterval = 0
         public var lastError: String?
+    }
+
+    /// Waits before each retry of a batch whose request failed in transit or was refused for
+    /// the moment (429, 5xx). A real gateway buffers and resends; the server's sequence check
+    /// makes a resent report harmless.
+    public var retryDelays: [Duration] = [.milliseconds(200), .seconds(1), .seconds(3)]
+
+    public static func isTransient(_ error: any Error) -> Bool {
+        switch error as? WaymarkClientError {
+        case .unreachable: true
+        case .problem(let status, _, _, _), .unexpectedStatus(let status): status == 429 || status >= 500
+        case nil: !(error is CancellationError)
+        }
+    }
+
+    private func send(_ batch: [SensorReport], totals: inout Totals) async throws {
+        let started = ContinuousClock.now
+        defer { totals.slowestRequest = max(totals.slowestRequest, (ContinuousClock.now - started) / .seconds(1)) }
+        var attempt = 0
+        while true {
+            do {
+                let result = try await client.ingest(batch)
+                totals.sent += batch.count
+                totals.accepted += result.accepted
+                return
+            } catch {
+                totals.lastError = String(describing: error)
+                guard Self.isTransient(error), attempt < retryDelays.count else {
+                    totals.failedRequests += 1
+                    return
+                }
+                totals.retriedRequests += 1
+                try await Task.sleep(for: retryDelays[attempt])
+                attempt += 1
+            }
+        }
     }
 
     @discardableResult
@@ -120,14 +161,7 @@ public struct GatewayEmulator: Sendable {
                                             observedAt: now, sequence: sequence))
             }
             for batch in stride(from: 0, to: reports.count, by: batchSize).map({ Array(reports[$0..<min($0 + batchSize, reports.count)]) }) {
-                do {
-                    let result = try await client.ingest(batch)
-                    totals.sent += batch.count
-                    totals.accepted += result.accepted
-                } catch {
-                    totals.failedRequests += 1
-                    totals.lastError = String(describing: error)
-                }
+                try await send(batch, totals: &totals)
             }
             for flip in flips {
                 simLots[flip.lotIndex].states[flip.ordinal] = flip.occupied ? .occupied : .free
@@ -155,7 +189,7 @@ public struct GatewayEmulator: Sendable {
             return "\(code) \(Int((Double(taken) / Double(max(1, lot.states.count)) * 100).rounded()))%"
         }.joined(separator: " ")
         let rate = elapsed >= 1 ? String(format: "%.0f/s", Double(totals.sent) / elapsed) : "…"
-        let text = "[\(f.string(from: simNow))] sent \(totals.sent) (accepted \(totals.accepted), \(rate), failed requests \(totals.failedRequests)) · \(shares)" + (totals.lastError.map { " · last error: \($0)" } ?? "")
+        let text = "[\(f.string(from: simNow))] sent \(totals.sent) (accepted \(totals.accepted), \(rate), failed requests \(totals.failedRequests), retried \(totals.retriedRequests)) · \(shares)" + (totals.lastError.map { " · last error: \($0)" } ?? "")
         switch progress {
         case .line:
             let isTTY = isatty(2) == 1

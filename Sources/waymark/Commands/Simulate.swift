@@ -50,7 +50,9 @@ struct Simulate: AsyncParsableCommand {
                                   duration: duration, progress: .line)
         sim.tick = .milliseconds(Int(interval * 1000))
         let totals = try await sim.run()
-        print("Sent \(totals.sent) events, \(totals.accepted) accepted, \(totals.failedRequests) failed requests.")
+        print("Sent \(totals.sent) events, \(totals.accepted) accepted, \(totals.failedRequests) failed requests, "
+              + "\(totals.retriedRequests) retried; slowest request \(String(format: "%.2f", totals.slowestRequest)) s."
+              + (totals.lastError.map { " Last error: \($0)" } ?? ""))
     }
 
     private func parseMinute(_ text: String) -> Double? {

@@ -70,6 +70,16 @@ public struct WaymarkConfiguration: Sendable {
     /// (PRK-13). Off by default; on with the demo site unless WAYMARK_DEMO_PAYMENTS says otherwise.
     /// With it off and no real provider configured, top-ups answer 503.
     public var demoPayments = false
+    /// Hosts that Web Push subscriptions may point at (PRK-22): the browsers' push services.
+    /// An entry starting with "." matches its subdomains. The server posts to a subscription's
+    /// endpoint, so any other address is refused: nobody can make it call an inside address.
+    public var pushHosts = [
+        "fcm.googleapis.com", "android.googleapis.com", ".push.services.mozilla.com",
+        "web.push.apple.com", ".notify.windows.com",
+    ]
+    /// The contact push services see in each VAPID token (RFC 8292 `sub`); the mail sender's
+    /// address when nil.
+    public var pushContact: String?
 
     public init() {}
 
@@ -96,6 +106,10 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_CORS_ORIGINS"] {
             c.corsOrigins = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
+        if let v = env["WAYMARK_PUSH_HOSTS"] {
+            c.pushHosts = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+        }
+        if let v = env["WAYMARK_PUSH_CONTACT"], !v.isEmpty { c.pushContact = v }
         if let v = env["WAYMARK_TRUST_FORWARDED_FOR"] { c.trustForwardedFor = Self.truthy(v) }
         if let v = env["WAYMARK_SMTP_HOST"], !v.isEmpty { c.smtp.host = v }
         if let v = env["WAYMARK_SMTP_PORT"].flatMap(Int.init) { c.smtp.port = v }

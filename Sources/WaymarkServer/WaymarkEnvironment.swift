@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 /// What every area's services are made from: the database and its writer lane, the clock,
-/// the logger, the ways out (mail, payments) and the configuration. Made once in `configure`;
+/// the logger, the ways out (mail, payments, push) and the configuration. Made once in `configure`;
 /// tests make it with their own clock and configuration.
 struct WaymarkEnvironment: Sendable {
     let store: SQLStore
@@ -12,6 +12,8 @@ struct WaymarkEnvironment: Sendable {
     let mailer: (any Mailer)?
     /// Nil until a payment provider is configured: top-ups answer 503.
     let payments: (any PaymentProvider)?
+    /// The browsers' push services (PRK-22).
+    let push: any PushTransport
     let configuration: WaymarkConfiguration
 
     /// How often a live tail reads its table when nothing local pokes it: other instances'

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOPosix
@@ -17,10 +18,15 @@ struct WaymarkServices: Sendable {
 
     /// Builds every area from one environment. A new area adds a property above and a line here.
     static func make(app: Application, store: SQLStore, config: WaymarkConfiguration, now: @escaping @Sendable () -> Date) async throws -> WaymarkServices {
+        // Its own client: redirects are not followed (see HTTPPushTransport).
+        let pushClient = HTTPClient(eventLoopGroup: app.eventLoopGroup, configuration: .init(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10))))
+        app.lifecycle.use(HTTPClientShutdown(client: pushClient))
         let environment = WaymarkEnvironment(
             store: store, now: now, logger: app.logger,
             mailer: config.smtp.host == nil ? nil : SMTPMailer(settings: config.smtp, group: app.eventLoopGroup),
             payments: config.demoPayments ? DemoPaymentProvider() : nil,
+            push: HTTPPushTransport(client: pushClient),
             configuration: config)
         // bcrypt gets threads of its own: on the application's pool, which SQLite's reads run on, a
         // burst of logins (a quarter of a second each) would hold every thread and stall all reads.
@@ -44,6 +50,7 @@ struct WaymarkServices: Sendable {
     func prime() async throws {
         try await parking.live.prime()
         try await notifications.hub.prime()
+        try await notifications.pusher.prime()
     }
 
     /// Starts what runs beside the requests: the live tails always, the scheduled jobs
@@ -53,4 +60,9 @@ struct WaymarkServices: Sendable {
         notifications.start(background, jobs: jobs, environment: environment)
         accounts.start(background, jobs: jobs, environment: environment)
     }
+}
+
+struct HTTPClientShutdown: LifecycleHandler {
+    let client: HTTPClient
+    func shutdownAsync(_ application: Application) async { try? await client.shutdown() }
 }

@@ -107,6 +107,7 @@ struct ContractBoundsTests {
             guard let start = lines.firstIndex(of: "    \(name):") else { return ([], []) }
             var properties: Set<String> = [], required: Set<String> = []
             var inProperties = false
+            var last = ""
             for line in lines[(start + 1)...] {
                 if !line.trimmingCharacters(in: .whitespaces).isEmpty, indent(line) <= 4 { break }
                 if indent(line) == 6 {
@@ -116,7 +117,11 @@ struct ContractBoundsTests {
                         required = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
                     }
                 } else if inProperties, indent(line) == 8, let colon = line.firstIndex(of: ":") {
-                    properties.insert(line[line.index(line.startIndex, offsetBy: 8)..<colon].trimmingCharacters(in: .whitespaces))
+                    last = line[line.index(line.startIndex, offsetBy: 8)..<colon].trimmingCharacters(in: .whitespaces)
+                    properties.insert(last)
+                } else if inProperties, indent(line) == 10, line.contains("type: ["), line.contains("'null'") {
+                    // A property whose type allows null takes null; the others are checked.
+                    properties.remove(last)
                 }
             }
             return (properties, required)

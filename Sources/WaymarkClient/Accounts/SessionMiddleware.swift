@@ -16,6 +16,7 @@ struct SessionMiddleware: ClientMiddleware {
         "listLotReviews", "putMyLotReview", "deleteMyLotReview",
         "listNotifications", "markNotificationRead", "markAllNotificationsRead", "deleteNotification", "streamNotifications",
         "listWatches", "watchLot", "unwatchLot",
+        "listPushSubscriptions", "createPushSubscription", "deletePushSubscription", "getPushPreferences", "setPushPreferences",
     ]
 
     func intercept(

@@ -174,6 +174,8 @@ struct AccountService: Sendable {
             AND lot_id NOT IN (SELECT lot_id FROM lot_watches WHERE user_id = \(bind: accountId))
             """).run()
         try await sql.raw("UPDATE notifications SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId)").run()
+        // The browser that was pushed to as a device is pushed to as the account (PRK-22).
+        try await sql.raw("UPDATE push_subscriptions SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId)").run()
         try await erase(userId: deviceId, now: now, on: sql)
     }
 
@@ -246,6 +248,7 @@ struct AccountService: Sendable {
     static let userTables = [
         "sessions", "user_pictures", "schedule_blocks", "password_resets", "holds", "idempotency_keys",
         "lot_reviews", "user_activity_days", "operators", "notifications", "lot_watches",
+        "push_subscriptions", "push_preferences",
     ]
 
     static func erase(userId: String, now: Date, on sql: any SQLDatabase) async throws {

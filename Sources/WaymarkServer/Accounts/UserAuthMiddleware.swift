@@ -18,6 +18,7 @@ struct UserAuthMiddleware: ServerMiddleware {
         "putMyLotReview", "deleteMyLotReview",
         "listNotifications", "markNotificationRead", "markAllNotificationsRead", "deleteNotification", "streamNotifications",
         "listWatches", "watchLot", "unwatchLot",
+        "listPushSubscriptions", "createPushSubscription", "deletePushSubscription", "getPushPreferences", "setPushPreferences",
     ]
 
     let sessions: Sessions

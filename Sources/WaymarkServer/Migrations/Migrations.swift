@@ -16,5 +16,6 @@ enum Migrations {
         GroupLiveEvents(),
         CreateSpotStates(),
         CreateSensorCommitFunction(),
+        CreateWebPush(),
     ]
 }

@@ -9,9 +9,10 @@ extension NotificationHub {
     /// Notifications a subscriber may fall behind by before it is cut off.
     static let notificationBuffer = 500
 
-    convenience init(store: SQLStore, pollInterval: Duration, logger: Logger) {
+    convenience init(store: SQLStore, pollInterval: Duration, logger: Logger,
+                     observe: @escaping @Sendable ([NotificationRow]) -> Void = { _ in }) {
         self.init(NotificationLog(store: store), name: "notifications", pollInterval: pollInterval, readLimit: 1_000,
-                  subscriberBuffer: Self.notificationBuffer, logger: logger)
+                  subscriberBuffer: Self.notificationBuffer, logger: logger, observe: observe)
     }
 }
 

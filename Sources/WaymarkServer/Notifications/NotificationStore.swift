@@ -3,13 +3,14 @@ import SQLKit
 
 /// One notification to be stored for one person (PRK-15).
 struct NotificationDraft: Sendable {
-    enum Kind: String, Sendable {
+    /// In the order a person sees them when choosing what to be told about.
+    enum Kind: String, Sendable, CaseIterable {
+        case holdAsking = "hold-asking"
+        case holdMoved = "hold-moved"
+        case holdExpired = "hold-expired"
         case lotAlmostFull = "lot-almost-full"
         case lotFull = "lot-full"
         case spaceFreed = "space-freed"
-        case holdExpired = "hold-expired"
-        case holdAsking = "hold-asking"
-        case holdMoved = "hold-moved"
     }
 
     var userId: String

@@ -129,12 +129,19 @@ final class Pusher: Sendable {
         row.lotId.map { "/lots/\($0)" } ?? "/me/inbox"
     }
 
+    /// What the service worker shows; dates as the API writes them.
+    struct Payload: Encodable {
+        var id: String
+        var kind: String
+        var title: String
+        var body: String
+        var url: String
+        var createdAt: Date
+    }
+
     static func payload(_ row: NotificationRow) throws -> Data {
-        let created = ISO8601DateFormatter().string(from: Date(millis: row.createdAt))
-        return try JSONSerialization.data(withJSONObject: [
-            "id": row.id, "kind": row.kind, "title": row.title, "body": row.body,
-            "url": screen(of: row), "createdAt": created,
-        ], options: [.sortedKeys, .withoutEscapingSlashes])
+        try LiveEncoding.encoder.encode(Payload(id: row.id, kind: row.kind, title: row.title, body: row.body,
+                                                url: screen(of: row), createdAt: Date(millis: row.createdAt)))
     }
 
     static func message(_ row: NotificationRow, to subscription: PushSubscriptionRow, key: VAPIDKey,

@@ -41,6 +41,9 @@ struct WaymarkServices: Sendable {
         let accounts = AccountsServices(environment, hasher: hasher, zone: zone)
         let notifications = NotificationsServices(environment)
         let parking = try await ParkingServices(environment, accounts: accounts, notifications: notifications)
+        // What each area keeps of a person, for erasure and a device's move into an account.
+        accounts.personalData.register(ParkingPersonalData())
+        accounts.personalData.register(NotificationsPersonalData())
         let operations = OperationsServices(environment, accounts: accounts, zone: zone, openAPIDocument: document)
         return WaymarkServices(environment: environment, accounts: accounts, parking: parking,
                                notifications: notifications, operations: operations)

@@ -10,6 +10,8 @@ struct AccountService: Sendable {
     let queries: AccountQueries
     let hasher: PasswordHasher
     let throttles: Throttles
+    /// Every area's data of a person, for erasure and a device's move into an account.
+    let personalData: PersonalDataRegistry
     let now: @Sendable () -> Date
     /// New identities per client address and `identityWindow`, to keep one machine from
     /// filling the database with them; registrations count half as many.
@@ -127,7 +129,7 @@ struct AccountService: Sendable {
         try await throttles.clear([accountKey])
         let deviceId = device?.kind == .device ? device?.userId : nil
         let session = try await store.write { sql in
-            if let deviceId { try await Self.mergeDevice(deviceId, into: user.id, now: now, on: sql) }
+            if let deviceId { try await mergeDevice(deviceId, into: user.id, now: now, on: sql) }
             return try await Sessions.create(userId: user.id, kind: .account, now: now, on: sql)
         }
         return SignedIn(session: session, user: try await require(user.id))
@@ -151,10 +153,9 @@ struct AccountService: Sendable {
         try await throttles.recordFailure(addressKey, now: now, window: SignInThrottle.addressWindow)
     }
 
-    /// The device's permits and the schedule blocks that fit beside the account's move over;
-    /// then the device identity is erased (ACC-8). A spot held as a guest stays held, unless
-    /// the account holds one already (one hold per person).
-    static func mergeDevice(_ deviceId: String, into accountId: String, now: Date, on sql: any SQLDatabase) async throws {
+    /// The device's permits and the schedule blocks that fit beside the account's move over,
+    /// and every area's data as the area decides; then the device identity is erased (ACC-8).
+    func mergeDevice(_ deviceId: String, into accountId: String, now: Date, on sql: any SQLDatabase) async throws {
         guard deviceId != accountId else { return }
         let permits = try await sql.raw("SELECT id, permits FROM users WHERE id IN (\(bind: deviceId), \(bind: accountId))").all()
         var union = Set<Permit>()
@@ -165,17 +166,9 @@ struct AccountService: Sendable {
         for block in WeeklySchedule.mergeable(incoming, into: kept) {
             try await sql.raw("UPDATE schedule_blocks SET user_id = \(bind: accountId) WHERE id = \(bind: block.id)").run()
         }
-        if try await HoldStore.open(userId: accountId, sql: sql) == nil {
-            try await sql.raw("UPDATE holds SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId) AND ended_at IS NULL").run()
+        for owner in personalData.all {
+            try await owner.move(from: deviceId, to: accountId, now: now, sql: sql)
         }
-        // Watched lots and the inbox come along (PRK-15); a lot both watch stays watched once.
-        try await sql.raw("""
-            UPDATE lot_watches SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId)
-            AND lot_id NOT IN (SELECT lot_id FROM lot_watches WHERE user_id = \(bind: accountId))
-            """).run()
-        try await sql.raw("UPDATE notifications SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId)").run()
-        // The browser that was pushed to as a device is pushed to as the account (PRK-22).
-        try await sql.raw("UPDATE push_subscriptions SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId)").run()
         try await erase(userId: deviceId, now: now, on: sql)
     }
 
@@ -237,24 +230,24 @@ struct AccountService: Sendable {
         if user.userKind == .account { try await requirePassword(password, of: user) }
         let keys = [user.username, user.email].compactMap { $0 }.flatMap { [Throttles.accountKey($0), PasswordResetService.throttleKey($0)] }
         try await store.write { sql in
-            try await Self.erase(userId: user.id, now: now(), on: sql)
+            try await erase(userId: user.id, now: now(), on: sql)
             for key in keys { try await sql.raw("DELETE FROM throttles WHERE key = \(bind: key)").run() }
         }
     }
 
-    /// Every table with a `user_id`, children first; foreign keys would cascade, but SQLite
-    /// enforces them only when asked, so nothing is left to that. `bookings` is not here: its
-    /// rows stay for the ledger and the lots' statistics, anonymised by `BookingService.erase`.
+    /// Accounts' own tables with a `user_id`; other areas erase theirs first (`PersonalData`).
+    /// Foreign keys would cascade, but SQLite enforces them only when asked, so nothing is
+    /// left to that.
     static let userTables = [
-        "sessions", "user_pictures", "schedule_blocks", "password_resets", "holds", "idempotency_keys",
-        "lot_reviews", "user_activity_days", "operators", "notifications", "lot_watches",
-        "push_subscriptions", "push_preferences",
+        "sessions", "user_pictures", "schedule_blocks", "password_resets", "idempotency_keys",
+        "user_activity_days", "operators",
     ]
 
-    static func erase(userId: String, now: Date, on sql: any SQLDatabase) async throws {
-        try await HoldStore.release(userId: userId, at: now, sql: sql)
-        try await BookingService.erase(userId: userId, now: now, sql: sql)
-        for table in userTables {
+    func erase(userId: String, now: Date, on sql: any SQLDatabase) async throws {
+        for owner in personalData.all {
+            try await owner.erase(userId: userId, now: now, sql: sql)
+        }
+        for table in Self.userTables {
             try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: userId)").run()
         }
         try await sql.raw("DELETE FROM users WHERE id = \(bind: userId)").run()

@@ -11,13 +11,16 @@ struct AccountsServices: Sendable {
     let passwordResets: PasswordResetService
     let throttles: Throttles
     let activity: ActivityRecorder
+    /// Areas register what they keep of a person here (`PersonalData`).
+    let personalData = PersonalDataRegistry()
 
     init(_ env: WaymarkEnvironment, hasher: PasswordHasher, zone: AnalyticsZone) {
         let store = env.store, now = env.now
         queries = AccountQueries(store: store)
         sessions = Sessions(store: store)
         throttles = Throttles(store: store)
-        identities = AccountService(store: store, queries: queries, hasher: hasher, throttles: throttles, now: now,
+        identities = AccountService(store: store, queries: queries, hasher: hasher, throttles: throttles,
+                                    personalData: personalData, now: now,
                                     identityLimit: env.configuration.identityLimitPerAddress)
         profiles = ProfileService(store: store, queries: queries, now: now)
         wallet = WalletService(store: store, provider: env.payments, now: now)

@@ -23,21 +23,4 @@ enum NotificationTexts {
         NotificationDraft(userId: userId, kind: .spaceFreed, title: "A space was freed in \(lotName)",
                           body: "Nobody came for a booked space, so it is free again.", lotId: lotId, bookingId: bookingId)
     }
-
-    static func holdExpired(_ hold: HoldRow) -> NotificationDraft {
-        NotificationDraft(userId: hold.userId, kind: .holdExpired, title: "Your hold has ended",
-                          body: "Spot \(hold.label) in \(hold.lotName) is no longer held for you: its 10 minutes are up.",
-                          lotId: hold.lotId, holdId: hold.id)
-    }
-
-    static func holdAsking(_ hold: HoldRow) -> NotificationDraft {
-        NotificationDraft(userId: hold.userId, kind: .holdAsking, title: "Was it you?",
-                          body: "A car parked on spot \(hold.label) in \(hold.lotName), which you hold. Was it you?",
-                          lotId: hold.lotId, holdId: hold.id)
-    }
-
-    static func holdMoved(_ next: HoldRow) -> NotificationDraft {
-        NotificationDraft(userId: next.userId, kind: .holdMoved, title: "You were moved to another spot",
-                          body: "Spot \(next.label) in \(next.lotName) is held for you now.", lotId: next.lotId, holdId: next.id)
-    }
 }

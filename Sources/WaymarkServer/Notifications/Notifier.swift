@@ -3,17 +3,23 @@ import Logging
 import SQLKit
 import WaymarkCore
 
-/// Stores notifications and has them delivered live (PRK-15). Writers that notify inside their
-/// own transaction call `NotificationStore.insert` there and `delivered()` after commit.
+/// How any area tells a person something (PRK-15, PRK-22): the notification goes to their
+/// inbox, their open streams and, unless they switched its kind off, their browsers by Web
+/// Push. Writers that notify inside their own transaction call `post` there (the notice exists
+/// exactly when its cause committed) and `delivered()` after the commit; others call `notify`.
 struct Notifier: Sendable {
     let store: SQLStore
     let hub: NotificationHub
     let now: @Sendable () -> Date
 
+    static func post(_ drafts: [NotificationDraft], at now: Date, within sql: any SQLDatabase) async throws {
+        try await NotificationStore.insert(drafts, at: now, sql: sql)
+    }
+
     func notify(_ drafts: [NotificationDraft]) async throws {
         guard !drafts.isEmpty else { return }
         let now = now()
-        try await store.write { sql in try await NotificationStore.insert(drafts, at: now, sql: sql) }
+        try await store.write { sql in try await Self.post(drafts, at: now, within: sql) }
         delivered()
     }
 

@@ -146,7 +146,7 @@ struct HoldService: Sendable {
                              expiresAt: Date(millis: hold.expiresAt), warning: nil, sql: sql)
             let lots = try await SpotChanges.record([change], sql: sql, isPostgres: isPostgres, now: now)
             let next = try await require(nextId, sql: sql)
-            try await NotificationStore.insert([NotificationTexts.holdMoved(next)], at: now, sql: sql)
+            try await Notifier.post([HoldNotices.moved(next)], at: now, within: sql)
             return (try await require(id, sql: sql), next, lots)
         }
         if next != nil { notifier.delivered() }
@@ -173,10 +173,10 @@ struct HoldService: Sendable {
                 let (ended, change) = try await HoldStore.finish(hold, outcome: .expired, at: now, sql: sql)
                 if let change { changes.append(change) }
                 // Only the instance that ended it tells the holder (PRK-15).
-                if ended { drafts.append(NotificationTexts.holdExpired(hold)) }
+                if ended { drafts.append(HoldNotices.expired(hold)) }
             }
             let lots = try await SpotChanges.record(changes, sql: sql, isPostgres: isPostgres, now: now)
-            try await NotificationStore.insert(drafts, at: now, sql: sql)
+            try await Notifier.post(drafts, at: now, within: sql)
             return (lots, !drafts.isEmpty)
         }
         if told { notifier.delivered() }

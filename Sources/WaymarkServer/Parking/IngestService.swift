@@ -326,11 +326,11 @@ final class IngestService: Sendable {
             // The holder is told in the same transaction (PRK-15): "was it you?" exists exactly
             // when the hold asks it.
             for asked in try await HoldStore.markAsked(spotIds: taken, at: now, sql: sql) {
-                if let hold = try await HoldStore.hold(id: asked.holdId, sql: sql) { asking.append(NotificationTexts.holdAsking(hold)) }
+                if let hold = try await HoldStore.hold(id: asked.holdId, sql: sql) { asking.append(HoldNotices.asking(hold)) }
             }
         }
         let lots = try await SpotChanges.record(changed, sql: sql, isPostgres: isPostgres, now: now)
-        try await NotificationStore.insert(asking, at: now, sql: sql)
+        try await Notifier.post(asking, at: now, within: sql)
         return (judged.outcomes, lots, !asking.isEmpty)
     }
 

@@ -25,6 +25,8 @@ struct LiveServer: Sendable {
         config.port = 0
         config.runJobs = false
         config.logLevel = "warning"
+        // bcrypt's lowest cost; the server tests check the default.
+        config.passwordHashCost = 4
         configure(&config)
         let app = try await buildApplication(config)
         do {

@@ -90,7 +90,7 @@ struct AccountTests {
     @Test("ACC-6 passwords are stored as bcrypt at cost 12 by default")
     func defaultCost() async throws {
         #expect(WaymarkConfiguration().passwordHashCost >= 12)
-        try await TestApp.with(.sqlite) { ctx in
+        try await TestApp.with(.sqlite, configure: { $0.passwordHashCost = WaymarkConfiguration().passwordHashCost }) { ctx in
             _ = try await ctx.register("eve")
             let hash = try await ctx.services.store.sql.raw("SELECT password_hash FROM users").first()!.decode(column: "password_hash", as: String.self)
             #expect(hash.hasPrefix("$2b$12$"))

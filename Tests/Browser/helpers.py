@@ -237,6 +237,12 @@ class App:
 
 def api(base: str, method: str, path: str, body=None, token: str | None = None):
     """A JSON request straight to the API: (status, answer)."""
+    status, _, answer = api_response(base, method, path, body, token)
+    return status, answer
+
+
+def api_response(base: str, method: str, path: str, body=None, token: str | None = None):
+    """A JSON request straight to the API: (status, content type, answer)."""
     import json
     import urllib.error
     import urllib.request
@@ -250,11 +256,10 @@ def api(base: str, method: str, path: str, body=None, token: str | None = None):
     request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=20) as r:
-            raw = r.read()
-            return r.status, (json.loads(raw) if raw else None)
+            raw, status, ctype = r.read(), r.status, r.headers.get("Content-Type", "")
     except urllib.error.HTTPError as e:
-        raw = e.read()
-        return e.code, (json.loads(raw) if raw else None)
+        raw, status, ctype = e.read(), e.code, e.headers.get("Content-Type", "")
+    return status, ctype, (json.loads(raw) if raw else None)
 
 
 class Accounts:

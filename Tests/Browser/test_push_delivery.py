@@ -27,8 +27,6 @@ import shutil
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import Message
@@ -45,6 +43,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 from conftest import WaymarkServer
+from helpers import api_response
 
 PASSWORD = "Parking#2026"
 CONTACT = "mailto:ops@example.org"
@@ -350,20 +349,7 @@ def push_server(push_service):
 
 def call(server, method: str, path: str, body=None, token: str | None = None) -> tuple[int, str, object]:
     """A JSON request: (status, content type, answer)."""
-    headers = {"Accept": "application/json"}
-    data = None
-    if body is not None:
-        headers["Content-Type"] = "application/json"
-        data = json.dumps(body).encode()
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(server.url + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=20) as r:
-            raw, status, ctype = r.read(), r.status, r.headers.get("Content-Type", "")
-    except urllib.error.HTTPError as e:
-        raw, status, ctype = e.read(), e.code, e.headers.get("Content-Type", "")
-    return status, ctype, (json.loads(raw) if raw else None)
+    return api_response(server.url, method, path, body, token)
 
 
 def ok(server, method: str, path: str, body=None, token: str | None = None, status: int = 200):

@@ -153,19 +153,14 @@ struct AccountService: Sendable {
         try await throttles.recordFailure(addressKey, now: now, window: SignInThrottle.addressWindow)
     }
 
-    /// The device's permits and the schedule blocks that fit beside the account's move over,
-    /// and every area's data as the area decides; then the device identity is erased (ACC-8).
+    /// The device's permits move over, and every area's data as the area decides; then the
+    /// device identity is erased (ACC-8).
     func mergeDevice(_ deviceId: String, into accountId: String, now: Date, on sql: any SQLDatabase) async throws {
         guard deviceId != accountId else { return }
         let permits = try await sql.raw("SELECT id, permits FROM users WHERE id IN (\(bind: deviceId), \(bind: accountId))").all()
         var union = Set<Permit>()
         for row in permits { union.formUnion(StoredPermits.decode(try row.decode(column: "permits", as: String.self))) }
         try await sql.raw("UPDATE users SET permits = \(bind: StoredPermits.encode(union)) WHERE id = \(bind: accountId)").run()
-        let kept = try await ScheduleStore.blocks(userId: accountId, on: sql)
-        let incoming = try await ScheduleStore.blocks(userId: deviceId, on: sql)
-        for block in WeeklySchedule.mergeable(incoming, into: kept) {
-            try await sql.raw("UPDATE schedule_blocks SET user_id = \(bind: accountId) WHERE id = \(bind: block.id)").run()
-        }
         for owner in personalData.all {
             try await owner.move(from: deviceId, to: accountId, now: now, sql: sql)
         }
@@ -239,7 +234,7 @@ struct AccountService: Sendable {
     /// Foreign keys would cascade, but SQLite enforces them only when asked, so nothing is
     /// left to that.
     static let userTables = [
-        "sessions", "user_pictures", "schedule_blocks", "password_resets", "idempotency_keys",
+        "sessions", "user_pictures", "password_resets", "idempotency_keys",
         "user_activity_days", "operators",
     ]
 

@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-25.2';
+const VERSION = '2026-11-25.3';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -56,6 +56,7 @@ const SHELL = [
   '/notifications/api.js',
   '/notifications/inbox.js',
   '/notifications/live.js',
+  '/notifications/push.js',
   '/notifications/watches.js',
   '/parking/api.js',
   '/parking/area.js',

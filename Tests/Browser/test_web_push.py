@@ -1,5 +1,6 @@
 """Web Push in the web app (PRK-22): a push delivered to the service worker shows a notification,
-and a click on it opens the screen it is about.
+and a click on it opens the screen it is about; the inbox's "Alerts on this device" section says
+plainly what this browser can do, and which kinds of notification are pushed.
 
 Chromium's DevTools protocol stands in for the browser's push service
 (ServiceWorker.deliverPushMessage). Headless Chromium keeps the notifications a worker shows
@@ -7,11 +8,17 @@ Chromium's DevTools protocol stands in for the browser's push service
 does: the tests run the worker's own notificationclick listener with a NotificationEvent made
 inside the worker (Runtime.evaluate in the worker's target). That does everything a click does
 except bringing a window to the front or opening a new one, which only a person's click allows.
+
+The tests of the inbox's section need a server with the push endpoints; those of the service
+worker need only the web app.
 """
 from __future__ import annotations
 
+import base64
 import json
 import pathlib
+import re
+import secrets
 import shutil
 import tempfile
 import time
@@ -22,9 +29,11 @@ from datetime import datetime, timezone
 import pytest
 import websocket
 
-from conftest import WaymarkServer
-from helpers import App, Accounts
+from conftest import WaymarkServer, make_driver
+from helpers import App, Accounts, api
 
+PASSWORD = "Parking#2026"
+KINDS = ["hold-asking", "hold-moved", "hold-expired", "lot-almost-full", "lot-full", "space-freed"]
 GENERIC = {"title": "Waymark", "body": "Open Waymark to see what’s new", "url": "/me/inbox"}
 
 
@@ -252,3 +261,175 @@ def test_prk22_a_push_without_a_usable_payload_still_says_to_look_and_leads_to_t
         assert app.console_errors() == []
     finally:
         tools.close()
+
+
+# ---- The inbox's "Alerts on this device" (needs the server's push endpoints) ----
+
+def register(server) -> dict:
+    status, session = api(server.url, "POST", "/v1/accounts", {"username": f"pusher{secrets.token_hex(3)}", "password": PASSWORD})
+    assert status == 201, session
+    return session
+
+
+def sign_in(app: App, session: dict) -> None:
+    app.js("localStorage.setItem('waymark.account.token', arguments[0]);"
+           "localStorage.setItem('waymark.account.me', arguments[1]);", session["token"], json.dumps(session["user"]))
+
+
+def open_inbox(app: App) -> None:
+    app.open("/me/inbox")
+    Accounts(app).wait_view("notifications")
+
+
+def push_state(app: App) -> str | None:
+    return app.js("return document.querySelector('[data-testid=push]')?.dataset.state ?? null")
+
+
+def wait_state(app: App, states: tuple[str, ...], timeout: float = 15) -> str:
+    return app.wait(lambda: (lambda s: s if s in states else None)(push_state(app)), timeout=timeout,
+                    message=f"the section in state {states}")
+
+
+def said(app: App) -> str:
+    return app.el("[data-testid=push-state]").text
+
+
+def switch(app: App):
+    return app.el("[data-testid=push-switch]")
+
+
+def local_subscription(app: App):
+    return app.d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "navigator.serviceWorker.ready.then((r) => r.pushManager.getSubscription())"
+        ".then((s) => done(s && s.endpoint), (e) => done('error: ' + e));")
+
+
+def show_section(app: App) -> None:
+    app.js("document.querySelector('[data-testid=push]').scrollIntoView({block: 'start'})")
+
+
+def assert_plain_words(app: App) -> None:
+    """What the section says holds no ids, kind names or ISO timestamps."""
+    text = app.el("[data-testid=push]").text
+    for kind in KINDS:
+        assert kind not in text, text
+    assert not re.search(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}", text), text
+    assert not re.search(r"[0-9a-f]{8}-[0-9a-f]{4}-", text), text
+
+
+def test_prk22_alerts_on_this_device_are_offered_only_when_signed_in(driver, push_server):
+    """PRK-22: a guest's inbox asks to sign in and offers no alerts; signed in, the section is there."""
+    app = App(driver, push_server.url)
+    open_inbox(app)
+    assert app.js("return document.querySelector('[data-testid=push]')") is None
+    sign_in(app, register(push_server))
+    open_inbox(app)
+    section = app.wait(lambda: app.el("[data-testid=push]"), message="the section")
+    assert section.find_element("css selector", "h3").get_attribute("textContent") == "Alerts on this device"
+
+
+def test_prk22_turning_alerts_on_without_a_reachable_push_service_says_so_and_keeps_nothing(driver, push_server, artifacts):
+    """PRK-22: headless Chromium reaches no push service, so subscribing fails: the section says the
+    browser's notification service can't be reached and to try later, the switch stays off and can be
+    pressed again, and neither the browser nor the server keeps a subscription."""
+    session = register(push_server)
+    token = session["token"]
+    status, key = api(push_server.url, "GET", "/v1/push/key")
+    assert status == 200 and len(base64.urlsafe_b64decode(key["publicKey"] + "=" * (-len(key["publicKey"]) % 4))) == 65
+    app = App(driver, push_server.url).open()
+    app.wait(lambda: app.js("return !!navigator.serviceWorker.controller"), timeout=20, message="service worker in control")
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": push_server.url, "permissions": ["notifications"]})
+    sign_in(app, session)
+    open_inbox(app)
+    assert wait_state(app, ("off",)) == "off"
+    assert said(app).startswith("Off.")
+    assert switch(app).get_attribute("aria-checked") == "false" and switch(app).is_enabled()
+    assert switch(app).get_attribute("role") == "switch"
+
+    switch(app).click()
+    assert wait_state(app, ("unreachable", "on", "error"), timeout=45) == "unreachable", said(app)
+    assert "notification service can’t be reached" in said(app) and "Try again later" in said(app)
+    assert switch(app).get_attribute("aria-checked") == "false" and switch(app).is_enabled()
+    assert local_subscription(app) is None, "no subscription left in the browser"
+    status, listed = api(push_server.url, "GET", "/v1/me/push-subscriptions", token=token)
+    assert status == 200 and listed["subscriptions"] == [], "none on the server"
+    assert_plain_words(app)
+    show_section(app)
+    app.screenshot(artifacts / "push-unreachable-phone.png")
+    app.audit(force=True)
+    assert app.console_errors() == []
+
+
+def test_prk22_blocked_or_unsupported_notifications_say_what_to_do(driver, push_server, artifacts):
+    """PRK-22: notifications blocked for the site: the section says how to allow them in the
+    browser's settings and the switch can't be pressed; a browser without Web Push is told so (and
+    what works on an iPhone), with no switch. "Tell me when…" is there in both."""
+    session = register(push_server)
+    app = App(driver, push_server.url).open()
+    driver.execute_cdp_cmd("Browser.setPermission", {"origin": push_server.url, "permission": {"name": "notifications"},
+                                                     "setting": "denied"})
+    assert app.js("return Notification.permission") == "denied"
+    sign_in(app, session)
+    open_inbox(app)
+    assert wait_state(app, ("denied",)) == "denied"
+    assert "blocked" in said(app) and "set Notifications to Allow" in said(app), said(app)
+    assert not switch(app).is_enabled() and switch(app).get_attribute("aria-checked") == "false"
+    app.wait(lambda: len(app.els("[data-testid=push-kinds] input[type=checkbox]")) == len(KINDS), message="the kinds")
+    assert_plain_words(app)
+    show_section(app)
+    app.screenshot(artifacts / "push-blocked-phone.png")
+    app.audit(force=True)
+
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.PushManager;"})
+    open_inbox(app)
+    assert wait_state(app, ("unsupported",)) == "unsupported"
+    assert "This browser can’t show alerts from Waymark" in said(app) and "Home Screen" in said(app)
+    assert not switch(app).is_displayed()
+    app.wait(lambda: len(app.els("[data-testid=push-kinds] input[type=checkbox]")) == len(KINDS), message="the kinds")
+    app.audit(force=True)
+    assert app.console_errors() == []
+
+
+def test_prk22_tell_me_when_choices_load_and_a_change_is_kept(push_server, artifacts):
+    """PRK-22: the kinds the server pushes, in its order and in its words, all on at first; switching
+    one off is saved at once (the status says so, the server has it) and is kept after a reload."""
+    session = register(push_server)
+    token = session["token"]
+    status, preferences = api(push_server.url, "GET", "/v1/me/push-preferences", token=token)
+    assert status == 200 and [k["kind"] for k in preferences["kinds"]] == KINDS
+    labels = {k["kind"]: k["label"] for k in preferences["kinds"]}
+    d = make_driver(width=1280, height=800, pixel_ratio=1, touch=False)
+    try:
+        app = App(d, push_server.url).open()
+        sign_in(app, session)
+        open_inbox(app)
+
+        def boxes():
+            found = app.els("[data-testid=push-kinds] input[type=checkbox]")
+            return found if len(found) == len(KINDS) and app.el("[data-testid=push-kinds]").is_enabled() else None
+        shown = app.wait(boxes, message="the kinds")
+        assert [b.get_attribute("value") for b in shown] == KINDS
+        assert all(b.is_selected() for b in shown)
+        assert [b.find_element("xpath", "..").text for b in shown] == [labels[k] for k in KINDS]
+        assert app.el("[data-testid=push-kinds] legend").text == "Tell me when…"
+        assert_plain_words(app)
+        show_section(app)
+        app.screenshot(artifacts / "push-kinds-desktop.png")
+
+        app.el("[data-testid=push-kinds] input[value=lot-full]").click()
+        app.wait(lambda: app.el("[data-testid=push-kinds-status]").text == "Saved", message="saved")
+        status, preferences = api(push_server.url, "GET", "/v1/me/push-preferences", token=token)
+        assert {k["kind"]: k["enabled"] for k in preferences["kinds"]} == {k: k != "lot-full" for k in KINDS}
+
+        open_inbox(app)
+        shown = app.wait(boxes, message="the kinds after a reload")
+        assert {b.get_attribute("value"): b.is_selected() for b in shown} == {k: k != "lot-full" for k in KINDS}
+
+        app.el("[data-testid=push-kinds] input[value=lot-full]").click()
+        app.wait(lambda: app.el("[data-testid=push-kinds-status]").text == "Saved", message="saved again")
+        status, preferences = api(push_server.url, "GET", "/v1/me/push-preferences", token=token)
+        assert all(k["enabled"] for k in preferences["kinds"])
+        assert app.console_errors() == []
+    finally:
+        d.quit()

@@ -109,9 +109,9 @@ class DevTools:
 
     def push(self, registration: str, data: str, timeout: float = 15) -> None:
         """What a push service does: hands the worker a push message with `data` as its payload;
-        returns once the worker has shown its notification. (Asking for the notifications shown
-        while one is being shown can lose it in Chromium: it forgets those it does not see on
-        screen yet. So the test watches the worker's showNotification calls finish instead.)"""
+        returns once the worker's showNotification call has finished. (Polling getNotifications()
+        while a notification was being shown lost that notification now and then in these tests,
+        so they wait for the call to finish before asking what is shown.)"""
         count = "self.registration.showNotification.finished"
         before = self.in_worker(
             f"(() => {{ const r = self.registration; if (!('finished' in r.showNotification)) {{ const show = r.showNotification;"

@@ -2,9 +2,10 @@
 // network-first (so a release shows up at once) and falls back to the copy cached at install;
 // a navigation to any screen's path is answered with the shell's page; API reads are
 // network-first and fall back to their last copy, marked as such; the live streams, requests
-// that carry a token and everything not ours pass straight through.
+// that carry a token and everything not ours pass straight through. It also shows what the
+// server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-25.2';
+const VERSION = '2026-11-25.3';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -55,6 +56,7 @@ const SHELL = [
   '/notifications/api.js',
   '/notifications/inbox.js',
   '/notifications/live.js',
+  '/notifications/push.js',
   '/notifications/watches.js',
   '/parking/api.js',
   '/parking/area.js',
@@ -181,4 +183,78 @@ function withTimeout(promise, ms) {
     const t = setTimeout(() => reject(new Error('timeout')), ms);
     promise.then((v) => { clearTimeout(t); resolve(v); }, (e) => { clearTimeout(t); reject(e); });
   });
+}
+
+// ---- Web Push (PRK-22) ----
+
+/** Where a notification leads when it names no screen of the app: the person's inbox. */
+const INBOX = '/me/inbox';
+
+self.addEventListener('push', (event) => {
+  const n = readPush(event.data);
+  event.waitUntil(self.registration.showNotification(n.title, {
+    body: n.body,
+    tag: n.tag,
+    data: { url: n.url, id: n.id || null, kind: n.kind || null },
+    icon: '/icons/icon-192.png',
+    timestamp: n.createdAt,
+  }));
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  event.waitUntil(openScreen(screenFor(event.notification.data)));
+});
+
+/**
+ * What a push asks to show. The server sends JSON ({id, kind, title, body, url, createdAt}); the
+ * notification's id is its tag, so the same one pushed again replaces it. A push without such
+ * a payload still tells the person to look (the browser requires a notification for every
+ * push) and leads to the inbox; several of those show as one.
+ * @param {PushMessageData|null} data
+ */
+function readPush(data) {
+  let p = null;
+  try { p = data ? data.json() : null; } catch { p = null; }
+  const text = (v) => (typeof v === 'string' ? v.trim() : '');
+  if (!p || typeof p !== 'object' || !text(p.title)) {
+    return { title: 'Waymark', body: 'Open Waymark to see what’s new', url: INBOX, tag: 'waymark', id: '', kind: '', createdAt: undefined };
+  }
+  const at = Date.parse(p.createdAt);
+  const id = text(p.id);
+  return { title: text(p.title), body: text(p.body), url: screenFor(p), tag: id || undefined, id, kind: text(p.kind),
+    createdAt: Number.isFinite(at) ? at : undefined };
+}
+
+/**
+ * The screen a notification opens: its `url` when that is a path of this app, written
+ * relative (`/lots/<id>`), else the inbox; a payload never sends anyone to another site.
+ * @param {any} data a push payload, or a shown notification's data
+ * @returns {string} a path of this origin
+ */
+function screenFor(data) {
+  const url = data?.url;
+  if (typeof url !== 'string' || !url.startsWith('/')) return INBOX;
+  let target;
+  try { target = new URL(url, self.location.origin); } catch { return INBOX; }
+  if (target.origin !== self.location.origin) return INBOX;
+  return target.pathname + target.search + target.hash;
+}
+
+/**
+ * Shows `path` in a window of the app: the one in front, else the one used last, comes
+ * forward and goes there; with none open, a new window opens at it.
+ * @param {string} path
+ */
+async function openScreen(path) {
+  const windows = await self.clients.matchAll({ type: 'window' });
+  const client = windows.find((c) => c.focused) ?? windows[0];
+  if (!client) {
+    await self.clients.openWindow(path);
+    return;
+  }
+  // A click allows bringing a window forward for a moment only, so that comes first.
+  try { await client.focus(); } catch { /* not allowed now: the window still goes to the screen */ }
+  const shown = new URL(client.url);
+  if (shown.pathname + shown.search + shown.hash !== path) await client.navigate(path);
 }

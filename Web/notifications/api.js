@@ -1,5 +1,7 @@
-// The inbox and watched lots (PRK-15) as the server has them; every call needs a session.
+// The inbox and watched lots (PRK-15) and Web Push (PRK-22) as the server has them; every
+// call but the push key needs a session.
 
+import { send } from '../shell/api.js';
 import { authed } from '../accounts/session.js';
 
 const id = (s) => encodeURIComponent(s);
@@ -18,3 +20,18 @@ export const listWatches = () => authed('GET', '/v1/me/watches');
 export const watchLot = (lotId) => authed('PUT', `/v1/lots/${id(lotId)}/watch`);
 /** @param {string} lotId */
 export const unwatchLot = (lotId) => authed('DELETE', `/v1/lots/${id(lotId)}/watch`);
+
+// ---- Web Push (PRK-22) ----
+
+/** The server's public key (VAPID) for `pushManager.subscribe`: `{publicKey}`, base64url. */
+export const getPushKey = () => send('GET', '/v1/push/key');
+/** This person's push subscriptions: `{subscriptions: [{id, endpoint, createdAt, expiresAt?}]}`. */
+export const listPushSubscriptions = () => authed('GET', '/v1/me/push-subscriptions');
+/** @param {PushSubscriptionJSON} subscription exactly as the browser's `toJSON()` gives it */
+export const addPushSubscription = (subscription) => authed('POST', '/v1/me/push-subscriptions', { json: subscription });
+/** @param {string} subscriptionId */
+export const removePushSubscription = (subscriptionId) => authed('DELETE', `/v1/me/push-subscriptions/${id(subscriptionId)}`);
+/** Which kinds of notification are pushed: `{kinds: [{kind, label, enabled}]}`. */
+export const getPushPreferences = () => authed('GET', '/v1/me/push-preferences');
+/** Only the kinds to change; answers the whole list. @param {{kind: string, enabled: boolean}[]} kinds */
+export const setPushPreferences = (kinds) => authed('PUT', '/v1/me/push-preferences', { json: { kinds } });

@@ -1,6 +1,6 @@
 // Notifications (PRK-15): the bell in the toolbar with the number unread, the inbox in the
 // side panel (opening a notification marks it read; mark all read; delete), and new ones
-// arriving live with a short message.
+// arriving live with a short message. Under the inbox, alerts on this device (PRK-22).
 
 import { el, button } from '../accounts/forms.js';
 import { signedIn, hasDevice, currentToken, onSessionChange } from '../accounts/session.js';
@@ -9,6 +9,7 @@ import { toast } from '../shell/toast.js';
 import { listNotifications, markRead, markAllRead, removeNotification } from './api.js';
 import { connectNotifications } from './live.js';
 import { loadWatches } from './watches.js';
+import { pushSection, stopPushOnSignOut } from './push.js';
 
 /** @param {string} iso */
 function when(iso) {
@@ -130,6 +131,7 @@ export function startNotifications(o) {
         load();
         const parts = [allRead, status, list];
         if (!signedIn()) parts.push(button('Sign in to watch lots', o.onSignIn, 'acc-button'));
+        else parts.push(pushSection());
         return parts;
       },
       leave() { redraw = null; },
@@ -141,6 +143,7 @@ export function startNotifications(o) {
     else o.panel.open(inboxView());
   });
   onSessionChange(() => { connect(); loadWatches(); });
+  stopPushOnSignOut();
   // A page the browser keeps for Back and Forward must not hold its stream (and a connection)
   // open meanwhile; it listens again when shown.
   addEventListener('pagehide', () => { live?.stop(); live = null; });

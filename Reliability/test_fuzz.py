@@ -6,7 +6,9 @@ request is answered 401, since the fuzzer signs out and erases identities too). 
 the wallet and reviews refuse guests, so they are fuzzed with a member's session and money in the wallet;
 the fuzzer's sign-outs and deletions act on its guests and never end that session.
 
-  WAYMARK_FUZZ_EXAMPLES      examples per operation and phase (default 200)
+  WAYMARK_FUZZ_EXAMPLES        examples per changing operation (POST, PUT, PATCH, DELETE) and
+                               phase (default 150)
+  WAYMARK_FUZZ_READ_EXAMPLES   examples per reading operation and phase (default 50)
   WAYMARK_FUZZ_MIN_REQUESTS  the run fails below this many requests (default 5000)
   WAYMARK_FUZZ_SEED          a seed to repeat a run (default: a new one, printed)
 """
@@ -35,6 +37,14 @@ CHECKS = "all"
 # schema-valid request that breaks one with a 400 problem naming the rule: for those alone,
 # 400 counts as an acceptable answer to valid data. Everything else is checked as is.
 CONFIG = """\
+# Sized per operation: a read's inputs are a few ids and filters, a change's a body with rules
+# to break; the changes get three times the examples.
+generation.max-examples = {read_examples}
+
+[[operations]]
+include-method-regex = "^(POST|PUT|PATCH|DELETE)$"
+generation.max-examples = {write_examples}
+
 [auth.openapi.gatewayKey]
 bearer = "{gateway_key}"
 
@@ -129,6 +139,12 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401",
 [[operations]]
 include-operation-id = "deleteMyLotReview"
 headers = { Authorization = "Bearer {member_token}" }
+
+# PRK-22: the endpoint must be a browser push service's (the server's allowed hosts), and the
+# keys a real P-256 point and a 16-byte secret
+[[operations]]
+include-operation-id = "createPushSubscription"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "404", "422", "429"]
 
 [[operations]]
 include-operation-id = "streamSiteLive"
@@ -240,10 +256,13 @@ def test_fuzz_every_operation_conforms(demo_server, tmp_path):
     """QLT-2: zero server errors, every status code, content type, header and body as documented."""
     server = demo_server
     seed = int(os.environ.get("WAYMARK_FUZZ_SEED") or random.randrange(1, 2**31))
-    examples = env_int("WAYMARK_FUZZ_EXAMPLES", 200)
+    examples = env_int("WAYMARK_FUZZ_EXAMPLES", 150)
+    read_examples = env_int("WAYMARK_FUZZ_READ_EXAMPLES", 50)
     minimum = env_int("WAYMARK_FUZZ_MIN_REQUESTS", 5000)
     member = fuzz_member(server)
-    (tmp_path / "schemathesis.toml").write_text(CONFIG.replace("{gateway_key}", server.key).replace("{member_token}", member))
+    config = (CONFIG.replace("{gateway_key}", server.key).replace("{member_token}", member)
+              .replace("{read_examples}", str(read_examples)).replace("{write_examples}", str(examples)))
+    (tmp_path / "schemathesis.toml").write_text(config)
     ndjson = tmp_path / "report.ndjson"
     before = sum(v for k, v in server.metrics().items() if k.startswith("waymark_http_requests_total"))
     started = time.monotonic()
@@ -252,7 +271,7 @@ def test_fuzz_every_operation_conforms(demo_server, tmp_path):
     # another worker's just-created block or hold "not found" under the session fetched next.
     cmd = [sys.executable, "-m", "schemathesis.cli", "--no-color", "--config-file", str(tmp_path / "schemathesis.toml"),
            "run", f"{server.url}/openapi.yaml",
-           "--checks", CHECKS, "--max-examples", str(examples), "--seed", str(seed),
+           "--checks", CHECKS, "--seed", str(seed),
            "--request-timeout", "10", "--workers", "1",
            "--generation-database", "none",
            "--report", "ndjson,junit", "--report-ndjson-path", str(ndjson),
@@ -273,7 +292,7 @@ def test_fuzz_every_operation_conforms(demo_server, tmp_path):
                     for path in ("/v1/bookings", "/v1/wallet/history?limit=500")}
     member_bookings = len(member_reads["/v1/bookings"].json().get("bookings", [])) if member_reads["/v1/bookings"].ok else -1
     wallet_lines = len(member_reads["/v1/wallet/history?limit=500"].json().get("lines", [])) if member_reads["/v1/wallet/history?limit=500"].ok else -1
-    report("fuzz", {"seed": seed, "member_bookings": member_bookings, "member_wallet_lines": wallet_lines, "examples_per_operation": examples, "requests": sent, "by_phase": by_phase,
+    report("fuzz", {"seed": seed, "member_bookings": member_bookings, "member_wallet_lines": wallet_lines, "examples_per_change": examples, "examples_per_read": read_examples, "requests": sent, "by_phase": by_phase,
                     "requests_counted_by_server": int(served), "server_errors": int(server_errors),
                     "failures": sum(failures.values()), "false_positives_refuted": false_positives, "seconds": round(elapsed, 1), "exit_code": run.returncode})
     details = "\n".join(f"  {n}× {k}\n      e.g. {failure_examples[k]}" for k, n in failures.most_common())

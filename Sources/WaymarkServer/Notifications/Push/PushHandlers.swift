@@ -37,7 +37,7 @@ extension APIHandler {
     func setPushPreferences(_ input: Operations.SetPushPreferences.Input) async throws -> Operations.SetPushPreferences.Output {
         let me = try RequestContext.requirePrincipal()
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
-        let changes = body.kinds.map { (kind: $0.kind, enabled: $0.enabled) }
+        let changes = body.kinds.map { (kind: $0.kind.rawValue, enabled: $0.enabled) }
         return .ok(.init(body: .json(PushMapping.preferences(try await services.notifications.push.setPreferences(me, changes)))))
     }
 }

@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-25.3';
+const VERSION = '2026-11-25.4';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -34,9 +34,6 @@ const SHELL = [
   '/accounts/password-policy.js',
   '/accounts/permits.js',
   '/accounts/register.js',
-  '/accounts/schedule-format.js',
-  '/accounts/schedule-grid.js',
-  '/accounts/schedule.js',
   '/accounts/session.js',
   '/accounts/units.js',
   '/accounts/update-account.js',
@@ -77,6 +74,9 @@ const SHELL = [
   '/parking/lot-finder.js',
   '/parking/lot-list.js',
   '/parking/reviews.js',
+  '/parking/schedule-format.js',
+  '/parking/schedule-grid.js',
+  '/parking/schedule.js',
   '/parking/snapshot-cache.js',
   '/parking/star-picker.js',
   '/parking/status.js',

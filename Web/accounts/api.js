@@ -1,7 +1,8 @@
 // Accounts, the person's own data and the wallet as the server offers them (ACC-1…10, PRK-13,
-// PRK-16, PRK-17): the only module of the area that names API paths. Requests that act for a
-// person go through `authed` (the account's session, else this device's identity); the rest
-// are plain `send`s with the token they need.
+// PRK-16's permits, PRK-17): the only module of the area that names API paths. Requests that
+// act for a person go through `authed` (the account's session, else this device's identity);
+// the rest are plain `send`s with the token they need. The weekly schedule's calls are
+// Parking's (`../parking/api.js`).
 
 import { send } from '../shell/api.js';
 import { authed } from './session.js';
@@ -47,20 +48,11 @@ export const changePassword = (currentPassword, newPassword) => authed('PUT', '/
 /** @param {string} password */
 export const deleteAccount = (password) => authed('POST', '/v1/me/deletion', { json: { password } });
 
-// ---- Permits and the weekly schedule (PRK-16) ----
+// ---- Permits (PRK-16) ----
 
 export const getPermits = () => authed('GET', '/v1/me/permits');
 /** The outbox write that sets the permits (sent now, or when the server can be reached). @param {string[]} permits @param {string} label */
 export const permitsWrite = (permits, label) => ({ kind: 'permits', label, method: 'PUT', path: '/v1/me/permits', json: { permits }, supersedes: true });
-export const getSchedule = () => authed('GET', '/v1/me/schedule');
-/** @param {{weekday: number, startSlot: number, endSlot: number}} block */
-export const addBlock = (block) => authed('POST', '/v1/me/schedule/blocks', { json: block });
-/** @param {string} blockId @param {{weekday: number, startSlot: number, endSlot: number, lotId?: string}} block */
-export const putBlock = (blockId, block) => authed('PUT', `/v1/me/schedule/blocks/${id(blockId)}`, { json: block });
-/** @param {string} blockId */
-export const deleteBlock = (blockId) => authed('DELETE', `/v1/me/schedule/blocks/${id(blockId)}`);
-/** @param {URLSearchParams} q siteId, weekday, startSlot, endSlot */
-export const lotAdvice = (q) => authed('GET', `/v1/me/schedule/lot-advice?${q}`);
 
 // ---- The wallet (PRK-13): a top-up carries an Idempotency-Key made once per intent ----
 

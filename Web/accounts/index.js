@@ -8,13 +8,13 @@ import { forgotPasswordView } from './forgot-password.js';
 import { updateAccountView } from './update-account.js';
 import { permitsView } from './permits.js';
 import { deleteAccountView } from './delete-account.js';
-import { scheduleView } from './schedule.js';
 import { walletView } from './wallet.js';
 import { analyticsView } from './analytics.js';
 import { outboxView } from './outbox-view.js';
 import { writes, onChange as onOutboxChange, onSent } from './outbox.js';
 import { toast } from '../shell/toast.js';
 import { bookingsView } from '../parking/bookings-view.js';
+import { scheduleView } from '../parking/schedule.js';
 import { signedIn, hasDevice, cachedMe, fetchMe, onSessionChange } from './session.js';
 import { startNotifications } from '../notifications/inbox.js';
 

@@ -84,6 +84,18 @@ export const modifyBooking = (bookingId, start, end) =>
 /** @param {string} bookingId */
 export const checkIn = (bookingId) => authed('POST', `/v1/bookings/${id(bookingId)}/check-in`);
 
+// ---- The weekly schedule and its lot advice (PRK-16) ----
+
+export const getSchedule = () => authed('GET', '/v1/me/schedule');
+/** @param {{weekday: number, startSlot: number, endSlot: number}} block */
+export const addBlock = (block) => authed('POST', '/v1/me/schedule/blocks', { json: block });
+/** @param {string} blockId @param {{weekday: number, startSlot: number, endSlot: number, lotId?: string}} block */
+export const putBlock = (blockId, block) => authed('PUT', `/v1/me/schedule/blocks/${id(blockId)}`, { json: block });
+/** @param {string} blockId */
+export const deleteBlock = (blockId) => authed('DELETE', `/v1/me/schedule/blocks/${id(blockId)}`);
+/** @param {URLSearchParams} q siteId, weekday, startSlot, endSlot */
+export const lotAdvice = (q) => authed('GET', `/v1/me/schedule/lot-advice?${q}`);
+
 // ---- Reviews and lot filters (PRK-14) ----
 
 const reviewsPath = (lotId) => `/v1/lots/${id(lotId)}/reviews`;

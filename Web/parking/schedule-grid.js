@@ -7,8 +7,8 @@
 // A plain swipe scrolls. Keyboard: Enter on a block chooses its lot, the context-menu key
 // edits it, arrow keys move a focused handle, Delete removes it, Escape leaves edit mode.
 
-import { el } from './forms.js';
-import { WEEKDAYS, hourLabel } from '../parking/format.js';
+import { el } from '../accounts/forms.js';
+import { WEEKDAYS, hourLabel } from './format.js';
 import { slotRange } from './schedule-format.js';
 
 export const SLOTS = 48;

@@ -1,6 +1,6 @@
 // Words for half-hour slots of the weekly schedule (slot 0 is 00:00–00:30, site-local).
 
-import { WEEKDAYS } from '../parking/format.js';
+import { WEEKDAYS } from './format.js';
 
 /** "9:30 AM" for the start of a slot (0…48). */
 export function slotTime(/** @type {number} */ slot) {

@@ -1,22 +1,22 @@
-// Weekly Schedule (PRK-16): the grid of the week in the campus's time, each block coloured by
-// the server's advice (green: usually room at the start; yellow: usually 85 % full or more;
-// red: a permit you lack is required), fetched fresh every time the screen opens. Works
-// signed out with the device identity (ACC-8).
+// Weekly Schedule in the Accounts panel (PRK-16, /me/schedule): the grid of the week in the
+// campus's time, each block coloured by the server's advice (green: usually room at the start;
+// yellow: usually 85 % full or more; red: a permit you lack is required), fetched fresh every
+// time the screen opens. Works signed out with the device identity (ACC-8).
 
-import { el, button, errorLine } from './forms.js';
+import { el, button, errorLine } from '../accounts/forms.js';
 import { getSchedule, addBlock, putBlock, deleteBlock, lotAdvice } from './api.js';
 import { createScheduleGrid, SLOTS } from './schedule-grid.js';
 import { slotTime, blockWhen } from './schedule-format.js';
 import { problemText } from '../shell/api.js';
 import { confirm } from '../shell/dialog.js';
 import { toast } from '../shell/toast.js';
-import { WEEKDAYS, siteNow, PERMIT_NAMES } from '../parking/format.js';
+import { WEEKDAYS, siteNow, PERMIT_NAMES } from './format.js';
 
 /** @typedef {import('./schedule-grid.js').Block} Block */
 
 const LEVEL_TEXT = { green: 'Usually room', yellow: 'Usually 85 % full or more', red: 'Needs a permit you lack', unknown: 'No history yet', none: 'No lot chosen' };
 
-/** @param {import('./index.js').AccountsContext} ctx @returns {import('./panel.js').View} */
+/** @param {import('../accounts/index.js').AccountsContext} ctx @returns {import('../accounts/panel.js').View} */
 export function scheduleView(ctx) {
   /** @type {Block[]} */
   let blocks = [];
@@ -171,8 +171,8 @@ export function scheduleView(ctx) {
 /**
  * Choose a lot for a block: every lot of the campus with its advice for that time, best first;
  * yellow and red ones carry a warning mark and say why.
- * @param {import('./index.js').AccountsContext} ctx @param {Block} block @param {(b: Block) => void} onChosen
- * @returns {import('./panel.js').View}
+ * @param {import('../accounts/index.js').AccountsContext} ctx @param {Block} block @param {(b: Block) => void} onChosen
+ * @returns {import('../accounts/panel.js').View}
  */
 export function lotPickerView(ctx, block, onChosen) {
   let alive = true;

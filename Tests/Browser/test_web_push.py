@@ -318,11 +318,18 @@ def assert_plain_words(app: App) -> None:
     assert not re.search(r"[0-9a-f]{8}-[0-9a-f]{4}-", text), text
 
 
-def test_prk22_alerts_on_this_device_are_offered_only_when_signed_in(driver, push_server):
-    """PRK-22: a guest's inbox asks to sign in and offers no alerts; signed in, the section is there."""
+def test_prk22_alerts_on_this_device_are_offered_to_whoever_the_server_knows(driver, push_server):
+    """PRK-22: a visitor the server does not know yet is asked to sign in and offered no alerts;
+    a guest with a device identity (whose hold may ask "Was it you?") and a signed-in person are."""
     app = App(driver, push_server.url)
     open_inbox(app)
     assert app.js("return document.querySelector('[data-testid=push]')") is None
+    status, device = api(push_server.url, "POST", "/v1/devices")
+    assert status == 201, device
+    app.js("localStorage.setItem('waymark.device.token', arguments[0]);", device["token"])
+    open_inbox(app)
+    app.wait(lambda: app.el("[data-testid=push]"), message="the section for a guest")
+    app.js("localStorage.removeItem('waymark.device.token');")
     sign_in(app, register(push_server))
     open_inbox(app)
     section = app.wait(lambda: app.el("[data-testid=push]"), message="the section")

@@ -131,7 +131,7 @@ export function startNotifications(o) {
         load();
         const parts = [allRead, status, list];
         if (!signedIn()) parts.push(button('Sign in to watch lots', o.onSignIn, 'acc-button'));
-        else parts.push(pushSection());
+        if (signedIn() || hasDevice()) parts.push(pushSection());
         return parts;
       },
       leave() { redraw = null; },

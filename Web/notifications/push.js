@@ -5,7 +5,7 @@
 // person. Signing out stops this browser's alerts (they were the person's).
 
 import { el } from '../accounts/forms.js';
-import { signedIn, onSessionChange } from '../accounts/session.js';
+import { signedIn, currentToken, onSessionChange } from '../accounts/session.js';
 import { problemText, ProblemError } from '../shell/api.js';
 import {
   getPushKey, listPushSubscriptions, addPushSubscription, removePushSubscription,
@@ -77,12 +77,16 @@ function refusal(err) {
 }
 
 /**
- * Signing out, or a session that ended, stops this browser's alerts: the subscription is
+ * Signing out, or an identity that ended, stops this browser's alerts: the subscription is
  * dropped, so its address stops working and the server forgets it the next time it sends.
+ * Signing in keeps them: the server moves a guest's subscription to the account.
  */
 export function stopPushOnSignOut() {
+  let wasSignedIn = signedIn();
   onSessionChange(async () => {
-    if (signedIn() || !pushSupported()) return;
+    const signedOut = wasSignedIn && !signedIn();
+    wasSignedIn = signedIn();
+    if (!(signedOut || !currentToken()) || !pushSupported()) return;
     try {
       const registration = await navigator.serviceWorker.getRegistration();
       const subscription = await registration?.pushManager.getSubscription();
@@ -91,7 +95,7 @@ export function stopPushOnSignOut() {
   });
 }
 
-/** The inbox's "Alerts on this device" section (signed in only). */
+/** The inbox's "Alerts on this device" section, for anyone the server knows: a guest's hold asks "Was it you?" too. */
 export function pushSection() {
   const section = el('section', { class: 'acc-section push', 'aria-labelledby': 'push-title', dataset: { testid: 'push' } });
   const label = el('span', 'push-switch-label', 'Show alerts on this device');

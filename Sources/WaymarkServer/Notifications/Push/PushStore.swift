@@ -143,6 +143,12 @@ enum PushStore {
 
     // MARK: Claiming notifications
 
+    /// Whether any notification waits to be pushed: a read, so that an idle round takes no
+    /// write lock (on SQLite the ingest path's).
+    static func anyUnpushed(sql: any SQLDatabase) async throws -> Bool {
+        try await sql.raw("SELECT seq FROM notifications WHERE pushed_at IS NULL LIMIT 1").first() != nil
+    }
+
     /// Marks up to `limit` notifications not yet pushed as decided and returns them: the one
     /// transaction that marks a row is the one that pushes it, however many instances look.
     static func claimUnpushed(now: Date, limit: Int, sql: any SQLDatabase) async throws -> [NotificationRow] {

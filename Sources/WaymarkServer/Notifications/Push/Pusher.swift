@@ -65,7 +65,7 @@ final class Pusher: Sendable {
     /// Claims up to one batch of notifications and pushes them; returns how many were claimed.
     @discardableResult
     func pushOnce() async throws -> Int {
-        guard let key else { return 0 }
+        guard let key, try await PushStore.anyUnpushed(sql: store.sql) else { return 0 }
         let now = now()
         let claimed = try await store.write { sql in try await PushStore.claimUnpushed(now: now, limit: Self.batch, sql: sql) }
         let fresh = claimed.filter { now.millis - $0.createdAt <= Int64(Self.maxAge * 1000) }

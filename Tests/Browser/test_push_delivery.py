@@ -241,7 +241,7 @@ def open_body(body: bytes, subscriber: Subscriber, server_key: str | None = None
 
 
 def check_push(message: Push, subscriber: Subscriber, server_key: str, urgency: str) -> dict:
-    """Everything a push message must be, by RFC 8030, 8291, 8292 and our spec. Returns the
+    """Everything a push message must be, by RFC 8030, 8291, 8292 and the contract (PRK-22). Returns the
     decrypted JSON payload."""
     h = message.headers
     assert h.get("TTL") is not None, "TTL is required (RFC 8030 §5.2)"

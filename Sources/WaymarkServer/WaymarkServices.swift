@@ -49,6 +49,13 @@ struct WaymarkServices: Sendable {
                                notifications: notifications, operations: operations)
     }
 
+    /// The operations that need a signed-in person, each area's own list; a new area adds its
+    /// list here.
+    static let signedInOperations: Set<String> = AccountsServices.signedInOperations
+        .union(ParkingServices.signedInOperations)
+        .union(NotificationsServices.signedInOperations)
+        .union(OperationsServices.signedInOperations)
+
     /// Reads where each live log ends.
     func prime() async throws {
         try await parking.live.prime()

@@ -43,3 +43,12 @@ struct AccountsServices: Sendable {
         }
     }
 }
+
+extension AccountsServices {
+    /// The area's operations that need a signed-in person (`UserAuthMiddleware`).
+    static let signedInOperations: Set<String> = [
+        "signOut", "getMe", "updateProfile", "changeUsername", "changePassword", "deleteAccount",
+        "uploadPicture", "removePicture", "getPermits", "setPermits", "getWallet", "getWalletHistory",
+        "topUpWallet",
+    ]
+}

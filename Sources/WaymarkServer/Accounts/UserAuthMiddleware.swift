@@ -8,18 +8,8 @@ import Vapor
 /// identity whose data moves to the account).
 struct UserAuthMiddleware: ServerMiddleware {
     static let optional: Set<String> = ["register", "signIn", "listLotReviews"]
-    static let required: Set<String> = [
-        "signOut", "getMe", "updateProfile", "changeUsername", "changePassword", "deleteAccount",
-        "uploadPicture", "removePicture", "getPermits", "setPermits", "getSchedule",
-        "createScheduleBlock", "updateScheduleBlock", "deleteScheduleBlock", "getScheduleLotAdvice",
-        "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
-        "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
-        "getWallet", "getWalletHistory", "topUpWallet", "getOperatorAnalytics",
-        "putMyLotReview", "deleteMyLotReview",
-        "listNotifications", "markNotificationRead", "markAllNotificationsRead", "deleteNotification", "streamNotifications",
-        "listWatches", "watchLot", "unwatchLot",
-        "listPushSubscriptions", "createPushSubscription", "deletePushSubscription", "getPushPreferences", "setPushPreferences",
-    ]
+    /// Every area's operations that need a signed-in person (each area lists its own).
+    static let required: Set<String> = WaymarkServices.signedInOperations
 
     let sessions: Sessions
     let activity: ActivityRecorder

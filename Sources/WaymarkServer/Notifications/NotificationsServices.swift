@@ -48,3 +48,12 @@ struct NotificationsServices: Sendable {
         return "mailto:" + address.trimmingCharacters(in: .whitespaces)
     }
 }
+
+extension NotificationsServices {
+    /// The area's operations that need a signed-in person (`UserAuthMiddleware`).
+    static let signedInOperations: Set<String> = [
+        "listNotifications", "markNotificationRead", "markAllNotificationsRead", "deleteNotification",
+        "streamNotifications", "listWatches", "watchLot", "unwatchLot", "listPushSubscriptions",
+        "createPushSubscription", "deletePushSubscription", "getPushPreferences", "setPushPreferences",
+    ]
+}

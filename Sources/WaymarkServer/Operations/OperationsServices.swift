@@ -22,3 +22,10 @@ struct OperationsServices: Sendable {
                              tileAttribution: config.tileAttribution, tileMaxZoom: config.tileMaxZoom)
     }
 }
+
+extension OperationsServices {
+    /// The area's operations that need a signed-in person (`UserAuthMiddleware`).
+    static let signedInOperations: Set<String> = [
+        "getOperatorAnalytics",
+    ]
+}

@@ -50,3 +50,13 @@ struct ParkingServices: Sendable {
         background.start { await bookings.run(logger: logger) }
     }
 }
+
+extension ParkingServices {
+    /// The area's operations that need a signed-in person (`UserAuthMiddleware`).
+    static let signedInOperations: Set<String> = [
+        "getSchedule", "createScheduleBlock", "updateScheduleBlock", "deleteScheduleBlock",
+        "getScheduleLotAdvice", "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
+        "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
+        "putMyLotReview", "deleteMyLotReview",
+    ]
+}

@@ -37,7 +37,10 @@ extension APIHandler {
     func setPushPreferences(_ input: Operations.SetPushPreferences.Input) async throws -> Operations.SetPushPreferences.Output {
         let me = try RequestContext.requirePrincipal()
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
-        let changes = body.kinds.map { (kind: $0.kind.rawValue, enabled: $0.enabled) }
+        // The contract's enum: a kind the server does not know is refused before this.
+        let changes = body.kinds.compactMap { change in
+            NotificationDraft.Kind(rawValue: change.kind.rawValue).map { PushSubscriptionService.Preference(kind: $0, enabled: change.enabled) }
+        }
         return .ok(.init(body: .json(PushMapping.preferences(try await services.notifications.push.setPreferences(me, changes)))))
     }
 }

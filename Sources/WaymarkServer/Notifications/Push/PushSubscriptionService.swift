@@ -54,12 +54,9 @@ struct PushSubscriptionService: Sendable {
         return NotificationDraft.Kind.allCases.map { Preference(kind: $0, enabled: !off.contains($0.rawValue)) }
     }
 
-    func setPreferences(_ me: Principal, _ changes: [(kind: String, enabled: Bool)]) async throws -> [Preference] {
-        for change in changes where NotificationDraft.Kind(rawValue: change.kind) == nil {
-            throw Problem.badRequest("`\(change.kind)` is not a kind of notification. Kinds: "
-                                     + NotificationDraft.Kind.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-        }
-        try await store.write { sql in try await PushStore.setPreferences(userId: me.userId, changes, sql: sql) }
+    func setPreferences(_ me: Principal, _ changes: [Preference]) async throws -> [Preference] {
+        let rows = changes.map { (kind: $0.kind.rawValue, enabled: $0.enabled) }
+        try await store.write { sql in try await PushStore.setPreferences(userId: me.userId, rows, sql: sql) }
         return try await preferences(me)
     }
 

@@ -240,7 +240,7 @@ struct WebPushTests {
 /// What a browser keeps of its subscription: the key pair and secret the server encrypts to.
 struct Browser {
     let privateKey = P256.KeyAgreement.PrivateKey()
-    let auth = WebPushEncryption.randomBytes(16)
+    let auth = Secrets.randomBytes(16)
     let endpoint: String
 
     init(gone: Bool = false) {

@@ -8,12 +8,13 @@ enum Secrets {
     /// `prefix` + 43 base64url characters. The prefix tells a leaked secret's kind at a glance
     /// (and lets secret scanners find it).
     static func make(prefix: String) -> String {
+        prefix + randomBytes(32).base64URL
+    }
+
+    /// Bytes from the system's secure generator.
+    static func randomBytes(_ count: Int) -> Data {
         var rng = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
-        return prefix + Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Data((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &rng) })
     }
 
     /// Every gateway request and every signed-in request hashes its bearer secret, so the hex

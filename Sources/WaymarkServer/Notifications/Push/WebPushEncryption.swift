@@ -27,7 +27,7 @@ enum WebPushEncryption {
     ///   - padBlock: the record is padded to a multiple of this, so that its size tells little
     ///     of what it says.
     static func encrypt(_ plaintext: Data, p256dh: Data, auth: Data,
-                        sender: P256.KeyAgreement.PrivateKey = .init(), salt: Data = randomBytes(16),
+                        sender: P256.KeyAgreement.PrivateKey = .init(), salt: Data = Secrets.randomBytes(16),
                         padBlock: Int = 128) throws -> Data {
         guard auth.count == 16 else { throw Failure.badAuthSecret }
         guard p256dh.count == 65, p256dh.first == 0x04,
@@ -62,10 +62,5 @@ enum WebPushEncryption {
         out.append(sealed.ciphertext)
         out.append(sealed.tag)
         return out
-    }
-
-    static func randomBytes(_ count: Int) -> Data {
-        var rng = SystemRandomNumberGenerator()
-        return Data((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &rng) })
     }
 }

@@ -217,8 +217,9 @@ export function lotPickerView(ctx, block, onChosen) {
           why.push(`Permit: ${lot.advice.requiredPermits.map((p) => PERMIT_NAMES[p] ?? p).join(' or ')}`);
         }
         text.append(el('span', 'lot-choice-reason', why.filter(Boolean).join(' · ')));
+        // Screen readers hear the warning the "!" mark shows; aria-description is not valid ARIA 1.2.
+        if (level === 'yellow' || level === 'red') text.prepend(el('span', 'visually-hidden', level === 'red' ? 'Warning: permit required. ' : 'Warning: usually nearly full. '));
         b.append(mark, text);
-        if (level === 'yellow' || level === 'red') b.setAttribute('aria-description', level === 'red' ? 'Warning: permit required' : 'Warning: usually nearly full');
         b.addEventListener('click', () => pick(lot.lotId, b));
         li.append(b);
         return li;

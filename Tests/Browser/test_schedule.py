@@ -58,7 +58,7 @@ def run_schedule(app: App, server, artifacts, suffix: str) -> None:
     acc.wait_view("lot-picker")
     app.wait(lambda: app.els(".lot-choice"), message="lot choices")
     choices = app.js("return [...document.querySelectorAll('.lot-choice')].map(b => ({lotId: b.dataset.lotId, level: b.dataset.level,"
-                     " mark: !!b.querySelector('.warn-mark.yellow, .warn-mark.red'), spoken: /^Warning:/.test(b.textContent)}))")
+                     " mark: !!b.querySelector('.warn-mark.yellow, .warn-mark.red'), spoken: /Warning:/.test(b.textContent)}))")
     assert all(c["mark"] == (c["level"] in ("yellow", "red")) for c in choices), "yellow and red lots carry a warning mark"
     assert all(c["spoken"] == (c["level"] in ("yellow", "red")) for c in choices), "and a warning a screen reader reads out"
     app.screenshot(artifacts / f"schedule-lot-picker{suffix}.png")

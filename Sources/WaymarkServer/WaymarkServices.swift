@@ -34,17 +34,16 @@ struct WaymarkServices: Sendable {
         hashing.start()
         app.lifecycle.use(ThreadPoolShutdown(pool: hashing))
         let hasher = try PasswordHasher(cost: config.passwordHashCost, threadPool: hashing)
-        let zone = AnalyticsZone(store: store)
         let document = openAPIDocument()
         if document.isEmpty { app.logger.warning("openapi.yaml was not found beside the executable; /openapi.yaml will be empty") }
 
-        let accounts = AccountsServices(environment, hasher: hasher, zone: zone)
+        let accounts = AccountsServices(environment, hasher: hasher)
         let notifications = NotificationsServices(environment)
         let parking = try await ParkingServices(environment, accounts: accounts, notifications: notifications)
         // What each area keeps of a person, for erasure and a device's move into an account.
         accounts.personalData.register(ParkingPersonalData())
         accounts.personalData.register(NotificationsPersonalData())
-        let operations = OperationsServices(environment, accounts: accounts, zone: zone, openAPIDocument: document)
+        let operations = OperationsServices(environment, accounts: accounts, openAPIDocument: document)
         return WaymarkServices(environment: environment, accounts: accounts, parking: parking,
                                notifications: notifications, operations: operations)
     }

@@ -11,7 +11,7 @@ struct ClientAccountTests {
     @Test("ACC-7 the SDK sends the session token to exactly the operations the server checks it on")
     func tokenOperationsMatchServer() {
         // Missing one here means the SDK calls a protected operation anonymously and gets 401.
-        #expect(SessionMiddleware.operations == UserAuthMiddleware.required.union(UserAuthMiddleware.optional))
+        #expect(SessionMiddleware.withToken == UserAuthMiddleware.required.union(UserAuthMiddleware.optional))
     }
 
     @Test("ACC-8 a device identity, then registration keeps its permits and schedule; the token lives in the chosen store")

@@ -175,7 +175,7 @@ struct OperatorAnalyticsTests {
             clock.set(Self.la(11, 19, 0, 10))  // 08:10 UTC: a new local day
             #expect(try await ctx.call(.GET, "/v1/me/permits", token: member.token).status == .ok)
             // Another server process (or a restart) writes the same row again without harm.
-            await ctx.services.accounts.activity.record(userId: member.id, at: clock.now)
+            await ctx.services.operations.activity.record(userId: member.id, at: clock.now)
             let fresh = ActivityRecorder(store: ctx.services.store, zone: AnalyticsZone(store: ctx.services.store), logger: ctx.app.logger)
             await fresh.record(userId: member.id, at: clock.now)
             let rows = try await ctx.services.store.sql.raw("SELECT user_id, day FROM user_activity_days ORDER BY day").all()

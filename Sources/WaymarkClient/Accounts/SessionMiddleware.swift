@@ -5,26 +5,16 @@ import OpenAPIRuntime
 /// Sends the session token with the operations that take one, and nowhere else.
 struct SessionMiddleware: ClientMiddleware {
     let store: (any TokenStore)?
-    /// Operations where a token is optional or required (see the contract's `security`).
-    static let operations: Set<String> = [
-        "register", "signIn", "signOut", "getMe", "updateProfile", "changeUsername", "changePassword",
-        "deleteAccount", "uploadPicture", "removePicture", "getPermits", "setPermits", "getSchedule",
-        "createScheduleBlock", "updateScheduleBlock", "deleteScheduleBlock", "getScheduleLotAdvice",
-        "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
-        "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
-        "getWallet", "getWalletHistory", "topUpWallet", "getOperatorAnalytics",
-        "listLotReviews", "putMyLotReview", "deleteMyLotReview",
-        "listNotifications", "markNotificationRead", "markAllNotificationsRead", "deleteNotification", "streamNotifications",
-        "listWatches", "watchLot", "unwatchLot",
-        "listPushSubscriptions", "createPushSubscription", "deletePushSubscription", "getPushPreferences", "setPushPreferences",
-    ]
+    /// Operations where a token is optional or required (see the contract's `security`); each
+    /// area lists its own next to its calls.
+    static let withToken: Set<String> = accounts.union(parking).union(notifications).union(operations)
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var request = request
-        if Self.operations.contains(operationID), let token = store?.load() {
+        if Self.withToken.contains(operationID), let token = store?.load() {
             request.headerFields[.authorization] = "Bearer \(token)"
         }
         return try await next(request, body, baseURL)

@@ -10,11 +10,10 @@ struct AccountsServices: Sendable {
     let wallet: WalletService
     let passwordResets: PasswordResetService
     let throttles: Throttles
-    let activity: ActivityRecorder
     /// Areas register what they keep of a person here (`PersonalData`).
     let personalData = PersonalDataRegistry()
 
-    init(_ env: WaymarkEnvironment, hasher: PasswordHasher, zone: AnalyticsZone) {
+    init(_ env: WaymarkEnvironment, hasher: PasswordHasher) {
         let store = env.store, now = env.now
         queries = AccountQueries(store: store)
         sessions = Sessions(store: store)
@@ -26,7 +25,6 @@ struct AccountsServices: Sendable {
         wallet = WalletService(store: store, provider: env.payments, now: now)
         passwordResets = PasswordResetService(store: store, queries: queries, accounts: identities, throttles: throttles,
                                               mailer: env.mailer, now: now, logger: env.logger)
-        activity = ActivityRecorder(store: store, zone: zone, logger: env.logger)
     }
 
     /// With jobs, an hourly removal of expired sessions and idle throttle counters: dead

@@ -12,7 +12,8 @@ struct UserAuthMiddleware: ServerMiddleware {
     static let required: Set<String> = WaymarkServices.signedInOperations
 
     let sessions: Sessions
-    let activity: ActivityRecorder
+    /// Told of each request a signed-in account makes (Operations counts active accounts, PRK-17).
+    let accountWasActive: @Sendable (_ userId: String, _ at: Date) async -> Void
     let now: @Sendable () -> Date
 
     func intercept(
@@ -33,7 +34,7 @@ struct UserAuthMiddleware: ServerMiddleware {
             guard let found = try await sessions.authenticate(token: token, now: now()) else { throw Problem.unauthorized }
             principal = found
             // PRK-17 counts accounts, the people who could book; a guest cannot.
-            if found.kind == .account { await activity.record(userId: found.userId, at: now()) }
+            if found.kind == .account { await accountWasActive(found.userId, now()) }
         } else if isRequired {
             throw Problem.unauthorized
         }

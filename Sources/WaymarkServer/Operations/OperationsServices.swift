@@ -6,16 +6,19 @@ import WaymarkAPI
 struct OperationsServices: Sendable {
     let operators: Operators
     let analytics: OperatorAnalyticsService
+    let activity: ActivityRecorder
     let latencies: OperationLatencies
     let databaseKind: String
     let openAPIDocument: String
     let clientConfig: Components.Schemas.ClientConfig
 
-    init(_ env: WaymarkEnvironment, accounts: AccountsServices, zone: AnalyticsZone, openAPIDocument: String) {
+    init(_ env: WaymarkEnvironment, accounts: AccountsServices, openAPIDocument: String) {
         let config = env.configuration
+        let zone = AnalyticsZone(store: env.store)
         operators = Operators(store: env.store, queries: accounts.queries)
         latencies = OperationLatencies()
         analytics = OperatorAnalyticsService(store: env.store, zone: zone, latencies: latencies, now: env.now)
+        activity = ActivityRecorder(store: env.store, zone: zone, logger: env.logger)
         databaseKind = config.database.kind
         self.openAPIDocument = openAPIDocument
         clientConfig = .init(version: WaymarkVersion.current, tileURLTemplate: config.tileURLTemplate,

@@ -84,7 +84,7 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore"]),
+        .testTarget(name: "WaymarkCoreTests", dependencies: ["WaymarkCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "WaymarkServerTests",
             dependencies: [

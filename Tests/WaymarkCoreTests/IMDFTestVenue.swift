@@ -27,9 +27,9 @@ enum IMDFTestVenue {
 
     static func name(_ s: String) -> JSONValue { .object(["en": .string(s)]) }
 
-    /// A two-storey hall, 40 × 12 m: a corridor along the south side of each level, rooms on the
-    /// north side (JB-101 and JB-102 below, JB-201 and JB-202 above), stairs at the west end and
-    /// an elevator at the east end on both levels, an entrance door in the middle of the south
+    /// A two-storey hall, 44 × 12 m: a corridor along the south side of each level, rooms and a
+    /// restroom on the north side (JB-101 and JB-102 below, JB-201 and JB-202 above), stairs at
+    /// the west end and an elevator at the east end on both levels, an entrance door in the middle of the south
     /// wall. No relationships, so the builder must infer the stairs and the elevator; doors only
     /// into JB-101 and JB-201, so the others are reached through inferred passages.
     static func hall(elevator: Bool = true, secondBuilding: Bool = false) -> [IMDFFeature] {
@@ -40,11 +40,11 @@ enum IMDFTestVenue {
                                     "display_point": Geometry.point(origin).json]))
         f.append(.init(id: buildingId, type: .building, geometry: nil,
                        properties: ["category": .string("unspecified"), "name": name("Jack H. Brown Hall"), "address_id": .null]))
-        f.append(.init(id: "fp-jb", type: .footprint, geometry: rect(0, 0, 40, 12),
+        f.append(.init(id: "fp-jb", type: .footprint, geometry: rect(0, 0, 44, 12),
                        properties: ["category": .string("ground"), "building_ids": .array([.string(buildingId)])]))
         for (ordinal, tag) in [(0, "1"), (1, "2")] {
             let level = "level-\(ordinal)"
-            f.append(.init(id: level, type: .level, geometry: rect(0, 0, 40, 12),
+            f.append(.init(id: level, type: .level, geometry: rect(0, 0, 44, 12),
                            properties: ["category": .string("unspecified"), "ordinal": .number(Double(ordinal)), "outdoor": .bool(false),
                                         "name": name(ordinal == 0 ? "Ground floor" : "Level 2"), "short_name": name("\(ordinal + 1)"),
                                         "building_ids": .array([.string(buildingId)])]))
@@ -53,9 +53,9 @@ enum IMDFTestVenue {
                                properties: ["category": .string(category), "level_id": .string(level),
                                             "name": label.map(name) ?? .null]))
             }
-            unit("corridor-\(ordinal)", "walkway", rect(4, 0, 36, 4))
+            unit("corridor-\(ordinal)", "walkway", rect(4, 0, 40, 4))
             unit("stairs-\(ordinal)", "stairs", rect(0, 0, 4, 6))
-            if elevator { unit("elevator-\(ordinal)", "elevator", rect(36, 0, 40, 4)) }
+            if elevator { unit("elevator-\(ordinal)", "elevator", rect(40, 0, 44, 6)) }
             unit("room-\(tag)01", "classroom", rect(4, 4, 20, 12), "JB-\(tag)01")
             unit("room-\(tag)02", "office", rect(20, 4, 36, 12), "JB-\(tag)02")
             unit("restroom-\(ordinal)", "restroom.female", rect(36, 4, 40, 12), "Restroom")

@@ -287,8 +287,19 @@ public struct IMDFReader: Sendable {
                     }
                 }
             }
+            var feature = IMDFFeature(id: id, type: type, geometry: geometry, properties: properties)
+            if let point = feature.displayPoint, let g = geometry, g.isAreal, let box = BoundingBox(g.coordinates) {
+                // Editors leave their sample's display point in place; a label 9,000 km away helps nobody.
+                let centre = Coordinate(latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2)
+                let reach = Geo.distance(centre, Coordinate(latitude: box.north, longitude: box.east)) + 100
+                let off = Geo.distance(centre, point)
+                if off > reach {
+                    problems.append(.init(.warning, file: file, featureId: id, rule: "display_point lies \(Self.kilometres(off)) from the \(type.rawValue)'s geometry; dropped"))
+                    feature.properties["display_point"] = .null
+                }
+            }
             seen[id] = file
-            out.append((IMDFFeature(id: id, type: type, geometry: geometry, properties: properties), file))
+            out.append((feature, file))
         }
         return out
     }
@@ -311,6 +322,10 @@ public struct IMDFReader: Sendable {
         out.properties[key] = known.isEmpty ? .null : .array(known.map { .string($0) })
         problems.append(.init(.warning, file: file, featureId: f.id, rule: "\(key) names \(ids.count - known.count) \(type.rawValue)(s) not in this archive; dropped"))
         return out
+    }
+
+    private static func kilometres(_ metres: Double) -> String {
+        metres < 1000 ? "\(Int(metres)) m" : "\(Int((metres / 1000).rounded()).formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) km"
     }
 
     private static func describe(_ error: any Error) -> String { String(describing: error) }

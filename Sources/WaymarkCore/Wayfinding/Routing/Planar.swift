@@ -85,6 +85,40 @@ enum Planar {
         return best
     }
 
+    /// Where two rings share a wall: the middle of the stretch along which they lie within
+    /// `tolerance` of each other, or nil when they only meet at a corner (shorter than
+    /// `minimumLength`, narrower than a door).
+    static func sharedWall(_ r1: [PlanarPoint], _ r2: [PlanarPoint], tolerance: Double, minimumLength: Double) -> PlanarPoint? {
+        var near: [PlanarPoint] = []
+        func collect(_ from: [PlanarPoint], _ onto: [PlanarPoint]) {
+            for p in from.dropLast() {
+                var best = (distance: Double.infinity, point: p)
+                for j in 0..<max(0, onto.count - 1) {
+                    let c = closest(p, onto[j], onto[j + 1])
+                    if c.distance < best.distance { best = c }
+                }
+                if best.distance <= tolerance { near.append(best.point) }
+            }
+        }
+        collect(r1, r2)
+        collect(r2, r1)
+        guard near.count >= 2 else { return nil }
+        var far = (a: near[0], b: near[0], d: 0.0)
+        for i in near.indices { for j in near.indices where j > i {
+            let d = near[i].distance(to: near[j])
+            if d > far.d { far = (near[i], near[j], d) }
+        } }
+        guard far.d >= minimumLength else { return nil }
+        let mid = PlanarPoint(x: (far.a.x + far.b.x) / 2, y: (far.a.y + far.b.y) / 2)
+        // For a wall that bends, the middle of the two ends may lie off it: take the wall's point nearest.
+        var best = (distance: Double.infinity, point: mid)
+        for j in 0..<max(0, r1.count - 1) {
+            let c = closest(mid, r1[j], r1[j + 1])
+            if c.distance < best.distance { best = c }
+        }
+        return best.point
+    }
+
     /// A point certainly inside the ring: the centroid when it is inside, else the middle of the
     /// widest inside stretch of the horizontal line through the centroid (an L-shaped corridor's
     /// centroid can lie outside it).

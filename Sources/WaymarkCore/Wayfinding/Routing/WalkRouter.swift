@@ -1,0 +1,149 @@
+import Foundation
+
+/// Shortest walks on a `WalkGraph` by time: A* towards one destination, Dijkstra towards the
+/// nearest of many ("nearest restroom"). Step-free searches skip stairs, steps and escalators.
+public struct WalkRouter: Sendable {
+    public let graph: WalkGraph
+
+    public init(graph: WalkGraph) { self.graph = graph }
+
+    /// Where a walk starts: a node, and the seconds already spent reaching it (for a start that
+    /// is a position between nodes).
+    public struct Start: Sendable, Hashable {
+        public var node: Int
+        public var seconds: Double
+        public var metres: Double
+        public init(node: Int, seconds: Double = 0, metres: Double = 0) {
+            self.node = node; self.seconds = seconds; self.metres = metres
+        }
+    }
+
+    public struct Path: Sendable, Hashable {
+        public var nodes: [Int]
+        /// `edges[i]` leads from `nodes[i]` to `nodes[i + 1]`.
+        public var edges: [WalkGraph.Edge]
+        public var start: Start
+        public var seconds: Double
+        public var metres: Double
+    }
+
+    /// The quickest path from any start to any target, or nil when none exists (for a step-free
+    /// search: none without stairs, steps or escalators).
+    public func route(from starts: [Start], to targets: Set<Int>, stepFree: Bool) -> Path? {
+        let n = graph.nodeCount
+        guard !starts.isEmpty, !targets.isEmpty, n > 0 else { return nil }
+        let targetList = Array(targets)
+        // With one or a few targets A* aims at them; with many, the estimate costs more than it saves.
+        let aim = targetList.count <= 8 ? targetList.map { graph.nodes[$0] } : []
+        let pace = Float(WalkingPace.metresPerSecond)
+        let perLevel = Float(WalkingPace.elevatorPerLevel)
+        let levels = graph.levels
+        func estimate(_ v: Int) -> Float {
+            guard !aim.isEmpty else { return 0 }
+            let a = graph.nodes[v]
+            var best = Float.infinity
+            for t in aim {
+                var h = Float(a.point.distance(to: t.point)) / pace
+                if let la = a.level, let lt = t.level, let ba = levels[la].building, ba == levels[lt].building {
+                    h += Float(abs(levels[la].ordinal - levels[lt].ordinal)) * perLevel
+                }
+                best = min(best, h)
+            }
+            return best
+        }
+
+        var cost = [Float](repeating: .infinity, count: n)
+        var via = [Int32](repeating: -1, count: n)
+        var viaEdge = [Int32](repeating: -1, count: n)
+        var origin = [Int32](repeating: -1, count: n)
+        var heap = MinHeap()
+        for (k, s) in starts.enumerated() where s.node >= 0 && s.node < n {
+            let c = Float(s.seconds)
+            if c < cost[s.node] {
+                cost[s.node] = c
+                origin[s.node] = Int32(k)
+                heap.push(c + estimate(s.node), Int32(s.node))
+            }
+        }
+        var isTarget = [Bool](repeating: false, count: n)
+        for t in targetList where t >= 0 && t < n { isTarget[t] = true }
+        var closed = [Bool](repeating: false, count: n)
+        let offsets = graph.offsets
+        let edges = graph.edges
+        var found = -1
+        while let (_, node) = heap.pop() {
+            let u = Int(node)
+            if closed[u] { continue }
+            closed[u] = true
+            if isTarget[u] { found = u; break }
+            let base = cost[u]
+            for e in Int(offsets[u])..<Int(offsets[u + 1]) {
+                let edge = edges[e]
+                if stepFree && !edge.mode.isStepFree { continue }
+                let v = Int(edge.target)
+                let c = base + edge.seconds
+                if c < cost[v] {
+                    cost[v] = c
+                    via[v] = Int32(u)
+                    viaEdge[v] = Int32(e)
+                    origin[v] = origin[u]
+                    heap.push(c + estimate(v), edge.target)
+                }
+            }
+        }
+        guard found >= 0 else { return nil }
+        var nodes = [found]
+        var pathEdges: [WalkGraph.Edge] = []
+        var at = found
+        while via[at] >= 0 {
+            pathEdges.append(edges[Int(viaEdge[at])])
+            at = Int(via[at])
+            nodes.append(at)
+        }
+        nodes.reverse()
+        pathEdges.reverse()
+        let start = starts[Int(origin[found])]
+        let metres = start.metres + pathEdges.reduce(0) { $0 + Double($1.metres) }
+        return Path(nodes: nodes, edges: pathEdges, start: start, seconds: Double(cost[found]), metres: metres)
+    }
+}
+
+/// A binary min-heap of (priority, node), small and allocation-light for the router.
+struct MinHeap {
+    private var items: [(Float, Int32)] = []
+
+    init() { items.reserveCapacity(256) }
+
+    var isEmpty: Bool { items.isEmpty }
+
+    mutating func push(_ priority: Float, _ node: Int32) {
+        items.append((priority, node))
+        var i = items.count - 1
+        while i > 0 {
+            let p = (i - 1) / 2
+            if items[p].0 <= items[i].0 { break }
+            items.swapAt(p, i)
+            i = p
+        }
+    }
+
+    mutating func pop() -> (Float, Int32)? {
+        guard let top = items.first else { return nil }
+        let last = items.removeLast()
+        if !items.isEmpty {
+            items[0] = last
+            var i = 0
+            let n = items.count
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < n && items[l].0 < items[m].0 { m = l }
+                if r < n && items[r].0 < items[m].0 { m = r }
+                if m == i { break }
+                items.swapAt(i, m)
+                i = m
+            }
+        }
+        return top
+    }
+}

@@ -21,9 +21,16 @@ enum EventStream {
         let (body, out) = AsyncStream<ArraySlice<UInt8>>.makeStream(bufferingPolicy: .bufferingOldest(buffer))
         let pump = Task {
             out.yield(ArraySlice("retry: 2000\n: connected\n\n".utf8))
-            for frame in await catchUp() { out.yield(ArraySlice(frame)) }
-            for await frame in frames where skipThrough.map({ frame.id > $0 }) ?? true {
-                if case .dropped = out.yield(ArraySlice(frame.bytes)) { break }
+            // Missed events go out in writes of about 64 KiB rather than one write each.
+            var pending: [UInt8] = []
+            for frame in await catchUp() {
+                pending += frame
+                if pending.count >= 65_536 { out.yield(pending[...]); pending = [] }
+            }
+            if !pending.isEmpty { out.yield(pending[...]) }
+            for await frame in frames {
+                guard let bytes = frame.after(skipThrough) else { continue }
+                if case .dropped = out.yield(bytes) { break }
             }
             out.finish()
         }

@@ -11,8 +11,10 @@ final class LiveHub: Sendable {
     /// PostgreSQL advisory lock key taken by every transaction that appends live events.
     static let appendLockKey: Int64 = 0x5761_796D_6172_6B // "Waymark"
 
-    /// Events a slow subscriber may fall behind by before it is cut off.
+    /// Writes a slow client may fall behind by before it is cut off (it reconnects and resumes).
     static let subscriberBuffer = 20_000
+    /// Polls of the log a slow subscriber may fall behind by; each is at most `readRows` rows.
+    static let tailBuffer = 2_000
 
     /// Rows read at a time: one row is a lot's changes in one commit, so this is many commits.
     static let readRows = 100
@@ -41,7 +43,7 @@ final class LiveHub: Sendable {
         let counters = NIOLockedValueBox(Counters())
         self.counters = counters
         tail = LogTail(SiteEventLog(store: store), name: "live", pollInterval: pollInterval, readLimit: Self.readRows,
-                       subscriberBuffer: Self.subscriberBuffer, logger: logger) { rows in
+                       subscriberBuffer: Self.tailBuffer, logger: logger) { rows in
             // A lot's rows carry its counters after the change: the newest per lot is enough,
             // so only those are decoded. Merged before the cursor moves past them, so a
             // snapshot that reads the cursor first has counters at least that new.

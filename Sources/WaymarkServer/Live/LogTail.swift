@@ -2,11 +2,42 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 
-/// One event of a live stream: its id (what a client sends back as Last-Event-ID) and the bytes
-/// of the whole Server-Sent Event.
+/// One or more events of a live stream, written to a client in one go: the id of the last (what
+/// a client sends back as Last-Event-ID) and the bytes of the whole Server-Sent Events.
 struct LiveFrame: Sendable {
     var id: Int64
     var bytes: [UInt8]
+    /// For a batch, where each event starts and its id, so a stream can leave out those its
+    /// client already has.
+    var starts: [(id: Int64, offset: Int)] = []
+
+    init(id: Int64, bytes: [UInt8]) {
+        self.id = id
+        self.bytes = bytes
+    }
+
+    /// One frame of many, in order: one write per poll for each client instead of one per
+    /// event, which is most of a busy stream's cost.
+    init?(batch frames: [LiveFrame]) {
+        guard let last = frames.last else { return nil }
+        if frames.count == 1 { self = last; return }
+        id = last.id
+        bytes = []
+        bytes.reserveCapacity(frames.reduce(0) { $0 + $1.bytes.count })
+        for f in frames {
+            if f.starts.isEmpty { starts.append((f.id, bytes.count)) }
+            else { starts += f.starts.map { ($0.id, $0.offset + bytes.count) } }
+            bytes += f.bytes
+        }
+    }
+
+    /// The bytes of the events after `id`, nil when there are none.
+    func after(_ id: Int64?) -> ArraySlice<UInt8>? {
+        guard let id else { return bytes[...] }
+        guard self.id > id else { return nil }
+        guard let first = starts.first(where: { $0.id > id }) else { return bytes[...] }
+        return bytes[first.offset...]
+    }
 }
 
 /// A persisted, append-only log that a `LogTail` follows: rows in id order, each addressed to
@@ -53,7 +84,7 @@ final class LogTail<Log: TailedLog>: Sendable {
     /// Sees every row read, before the cursor moves past it (the site hub keeps lot counters).
     private let observe: @Sendable ([Log.Row]) -> Void
 
-    /// Frames a subscriber may fall behind by before it is cut off; it reconnects with
+    /// Batches (one per poll) a subscriber may fall behind by before it is cut off; it reconnects with
     /// Last-Event-ID and catches up from the table.
     let subscriberBuffer: Int
 
@@ -151,14 +182,10 @@ final class LogTail<Log: TailedLog>: Sendable {
                 let topic = log.topic(of: row)
                 if listened.contains(topic) { framed[topic, default: []] += log.frames(of: row) }
             }
+            let batches = framed.compactMapValues { LiveFrame(batch: $0) }
             var overflowed: [(UUID, Subscriber)] = []
             for (id, sub) in subscribers {
-                for frame in framed[sub.topic] ?? [] {
-                    if case .dropped = sub.continuation.yield(frame) {
-                        overflowed.append((id, sub))
-                        break
-                    }
-                }
+                if let batch = batches[sub.topic], case .dropped = sub.continuation.yield(batch) { overflowed.append((id, sub)) }
             }
             if !overflowed.isEmpty {
                 state.withLockedValue { s in for (id, _) in overflowed { s.subscribers[id] = nil } }

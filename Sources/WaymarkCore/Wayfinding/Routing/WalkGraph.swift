@@ -55,6 +55,8 @@ public struct WalkGraph: Sendable {
         public var name: String
         public var shortName: String?
         public var building: Int?
+        /// Grounds between buildings (IMDF `outdoor`): its places are reached on foot outside.
+        public var outdoor: Bool
     }
 
     public struct Building: Sendable, Hashable {

@@ -95,7 +95,7 @@ public struct WalkGraphBuilder: Sendable {
             let building = l.references("building_ids").lazy.compactMap { buildingIndex[$0] }.first
             levelIndex[l.id] = levels.count
             levels.append(.init(id: l.id, ordinal: ordinal, name: l.name ?? l.shortName ?? "Level \(ordinal)",
-                                shortName: l.shortName, building: building))
+                                shortName: l.shortName, building: building, outdoor: l.properties["outdoor"]?.bool == true))
             outlines.append(rings(l.geometry))
         }
 
@@ -222,7 +222,7 @@ public struct WalkGraphBuilder: Sendable {
             }
         }
         // Then inferred ones for buildings whose export has none.
-        let byBuilding = Dictionary(grouping: levels.indices, by: { levels[$0].building })
+        let byBuilding = Dictionary(grouping: levels.indices.filter { !levels[$0].outdoor }, by: { levels[$0].building })
         for (building, levelList) in byBuilding where !connectedBuildings.contains(building) {
             let ordinals = Set(levelList.map { levels[$0].ordinal }).sorted()
             for (lower, upper) in zip(ordinals, ordinals.dropFirst()) {
@@ -277,6 +277,13 @@ public struct WalkGraphBuilder: Sendable {
                 if let best = pool.min(by: { gap($0) < gap($1) }) { found.append(shapes[best].node) }
             }
             for n in Set(found) { s.nodes[n].isEntrance = true; entrances.append(n) }
+        }
+        // Places on the grounds (an assembly area, bike racks) are reached outside, like entrances.
+        for level in levels.indices where levels[level].outdoor {
+            for i in unitsOnLevel[level] where !shapes[i].solid {
+                s.nodes[shapes[i].node].isEntrance = true
+                entrances.append(shapes[i].node)
+            }
         }
         // Buildings without indoor data are still places to walk to.
         let indoor = Set(levels.compactMap(\.building))

@@ -103,7 +103,7 @@ public struct DemoVenue: Sendable {
         for b in buildings {
             let c = Coordinate(latitude: b.latitude, longitude: b.longitude)
             let p = plan(b)
-            let w = p.width, half = p.width / 2, d = Plan.depth / 2
+            let half = p.width / 2, d = Plan.depth / 2
             let floors = b.floors ?? defaultFloors
             let buildingId = uid("building/\(b.code)")
             out.append(.init(id: buildingId, type: .building, geometry: nil, properties: [
@@ -207,7 +207,6 @@ public struct DemoVenue: Sendable {
                         }
                     }
                 }
-                _ = w
             }
         }
         return out

@@ -190,11 +190,13 @@ public struct WalkGraphBuilder: Sendable {
             for d in shape.doors { s.walk(shape.node, d, mode: mode, extra: boarding) }
             let doors = shape.doors
             guard doors.count > 1, shape.category != "elevator" else { continue }
+            // A corridor with many doors: each to its nearest six keeps the graph small and walks
+            // along it door by door, a few per cent longer than the straight line at most.
+            var pairs = Set<[Int]>()
             for (k, a) in doors.enumerated() {
-                // A hall with many doors: each to its nearest few keeps the graph small.
-                let others = doors.count <= 24 ? Array(doors[(k + 1)...])
-                    : doors.filter { $0 != a }.sorted { s.nodes[a].point.distance(to: s.nodes[$0].point) < s.nodes[a].point.distance(to: s.nodes[$1].point) }.prefix(6).filter { $0 > a }
-                for b in others { s.walk(a, b, mode: mode) }
+                let others = doors.count <= 8 ? Array(doors[(k + 1)...])
+                    : Array(doors.filter { $0 != a }.sorted { s.nodes[a].point.distance(to: s.nodes[$0].point) < s.nodes[a].point.distance(to: s.nodes[$1].point) }.prefix(6))
+                for b in others where pairs.insert([min(a, b), max(a, b)]).inserted { s.walk(a, b, mode: mode) }
             }
         }
 

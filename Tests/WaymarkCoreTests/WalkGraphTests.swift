@@ -72,6 +72,29 @@ struct WalkGraphTests {
         #expect(r.steps[3].level == nil)
     }
 
+    @Test("WAY-5 the landmark estimate never costs a route its optimum: every time equals a plain Dijkstra's, both ways")
+    func optimal() throws {
+        let archive = try #require(IMDFReader().read(files: try IMDFTestVenue.ulmFiles()).archive)
+        let g = WalkGraphBuilder().build(archive)
+        let router = WalkRouter(graph: g)
+        let rooms = g.units.map(\.node)
+        var seed: UInt64 = 7
+        for _ in 0..<40 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1
+            let a = rooms[Int(seed >> 33) % rooms.count]
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1
+            let b = rooms[Int(seed >> 33) % rooms.count]
+            let truth = WalkRouter.allDistances(g, from: a)[b]
+            let found = router.route(from: [.init(node: a)], to: [b], stepFree: false)
+            if truth.isFinite {
+                let seconds = try #require(found?.seconds)
+                #expect(abs(seconds - Double(truth)) <= 0.001 * Double(truth) + 0.01, "\(a) → \(b)")
+            } else {
+                #expect(found == nil)
+            }
+        }
+    }
+
     @Test("WAY-5 WAY-7 the real Ulm export routes between rooms on different floors, and most rooms can be reached")
     func ulm() throws {
         let archive = try #require(IMDFReader().read(files: try IMDFTestVenue.ulmFiles()).archive)

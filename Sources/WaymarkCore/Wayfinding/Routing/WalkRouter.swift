@@ -4,8 +4,44 @@ import Foundation
 /// nearest of many ("nearest restroom"). Step-free searches skip stairs, steps and escalators.
 public struct WalkRouter: Sendable {
     public let graph: WalkGraph
+    /// Seconds from a few landmarks to every node. By the triangle inequality,
+    /// `d(L, t) − d(L, v)` never exceeds `d(v, t)`, which makes a far tighter estimate than a
+    /// straight line across a campus of stairs and detours (A* with landmarks, "ALT").
+    private let landmarks: [[Float]]
 
-    public init(graph: WalkGraph) { self.graph = graph }
+    public init(graph: WalkGraph, landmarks count: Int = 8) {
+        self.graph = graph
+        var chosen: [[Float]] = []
+        guard graph.nodeCount > 1, count > 0 else { landmarks = []; return }
+        // Each next landmark is the node farthest from those chosen (reachable ones only).
+        var nearest = [Float](repeating: .infinity, count: graph.nodeCount)
+        var next = Self.allDistances(graph, from: 0).enumerated().filter { $0.element.isFinite }.max { $0.element < $1.element }?.offset ?? 0
+        for _ in 0..<min(count, graph.nodeCount) {
+            let d = Self.allDistances(graph, from: next)
+            chosen.append(d)
+            for i in nearest.indices { nearest[i] = min(nearest[i], d[i]) }
+            guard let far = nearest.enumerated().filter({ $0.element.isFinite && $0.element > 0 }).max(by: { $0.element < $1.element }) else { break }
+            next = far.offset
+        }
+        landmarks = chosen
+    }
+
+    /// Dijkstra from one node to all (seconds; infinity where unreachable).
+    static func allDistances(_ graph: WalkGraph, from source: Int) -> [Float] {
+        var cost = [Float](repeating: .infinity, count: graph.nodeCount)
+        var heap = MinHeap()
+        cost[source] = 0
+        heap.push(0, Int32(source))
+        while let (c, node) = heap.pop() {
+            let u = Int(node)
+            if c > cost[u] { continue }
+            for e in graph.edges(from: u) {
+                let v = Int(e.target), next = c + e.seconds
+                if next < cost[v] { cost[v] = next; heap.push(next, e.target) }
+            }
+        }
+        return cost
+    }
 
     /// Where a walk starts: a node, and the seconds already spent reaching it (for a start that
     /// is a position between nodes).
@@ -38,14 +74,23 @@ public struct WalkRouter: Sendable {
         let pace = Float(WalkingPace.metresPerSecond)
         let perLevel = Float(WalkingPace.elevatorPerLevel)
         let levels = graph.levels
+        let aimIds = targetList.count <= 8 ? targetList : []
+        let landmarks = self.landmarks
+        // Each landmark's distance to each target, read once per search.
+        let toTargets = aimIds.map { t in landmarks.map { $0[t] } }
         func estimate(_ v: Int) -> Float {
             guard !aim.isEmpty else { return 0 }
             let a = graph.nodes[v]
             var best = Float.infinity
-            for t in aim {
+            for (k, t) in aim.enumerated() {
                 var h = Float(a.point.distance(to: t.point)) / pace
                 if let la = a.level, let lt = t.level, let ba = levels[la].building, ba == levels[lt].building {
                     h += Float(abs(levels[la].ordinal - levels[lt].ordinal)) * perLevel
+                }
+                for (l, d) in landmarks.enumerated() {
+                    let dv = d[v], dt = toTargets[k][l]
+                    // Slightly under the bound, so that float rounding never makes it overestimate.
+                    if dv.isFinite && dt.isFinite { h = max(h, (dt - dv) * 0.999) }
                 }
                 best = min(best, h)
             }

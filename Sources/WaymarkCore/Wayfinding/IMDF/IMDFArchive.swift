@@ -16,7 +16,6 @@ public struct IMDFArchive: Sendable {
     public func features(_ type: IMDFFeatureType) -> [IMDFFeature] { featuresByType[type] ?? [] }
     public func feature(_ id: String) -> IMDFFeature? { index[id] }
     public var venue: IMDFFeature? { features(.venue).first }
-    public var count: Int { index.count }
 
     /// The archive's files: `manifest.json` and one `<type>.geojson` per feature type present,
     /// keys sorted so that the same venue gives the same bytes.

@@ -27,8 +27,5 @@ public enum IMDFCategories {
     /// Units that join levels, and relationship categories that do.
     public static let vertical: Set<String> = ["stairs", "steps", "elevator", "escalator", "ramp", "movingwalkway"]
 
-    /// What a wheelchair, a pram or a person who cannot climb cannot use.
-    public static let notStepFree: Set<String> = ["stairs", "steps", "escalator"]
-
     public static func isRestroom(_ category: String) -> Bool { category == "restroom" || category.hasPrefix("restroom.") }
 }

@@ -66,25 +66,6 @@ enum Planar {
         return inside
     }
 
-    /// The closest pair of points between two rings' boundaries (vertex to segment, both ways),
-    /// which is exact unless edges cross, and then both rings overlap and the distance is ~0 anyway.
-    static func closestPair(_ r1: [PlanarPoint], _ r2: [PlanarPoint]) -> (distance: Double, a: PlanarPoint, b: PlanarPoint) {
-        var best = (distance: Double.infinity, a: r1.first ?? .init(x: 0, y: 0), b: r2.first ?? .init(x: 0, y: 0))
-        for p in r1 {
-            for j in 0..<max(0, r2.count - 1) {
-                let c = closest(p, r2[j], r2[j + 1])
-                if c.distance < best.distance { best = (c.distance, p, c.point) }
-            }
-        }
-        for p in r2 {
-            for j in 0..<max(0, r1.count - 1) {
-                let c = closest(p, r1[j], r1[j + 1])
-                if c.distance < best.distance { best = (c.distance, c.point, p) }
-            }
-        }
-        return best
-    }
-
     /// Where two rings share a wall: the middle of the stretch along which they lie within
     /// `tolerance` of each other, or nil when they only meet at a corner (shorter than
     /// `minimumLength`, narrower than a door).

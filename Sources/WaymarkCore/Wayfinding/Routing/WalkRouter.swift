@@ -70,11 +70,11 @@ public struct WalkRouter: Sendable {
         guard !starts.isEmpty, !targets.isEmpty, n > 0 else { return nil }
         let targetList = Array(targets)
         // With one or a few targets A* aims at them; with many, the estimate costs more than it saves.
-        let aim = targetList.count <= 8 ? targetList.map { graph.nodes[$0] } : []
+        let aimIds = targetList.count <= 8 ? targetList : []
+        let aim = aimIds.map { graph.nodes[$0] }
         let pace = Float(WalkingPace.metresPerSecond)
         let perLevel = Float(WalkingPace.elevatorPerLevel)
         let levels = graph.levels
-        let aimIds = targetList.count <= 8 ? targetList : []
         let landmarks = self.landmarks
         // Each landmark's distance to each target, read once per search.
         let toTargets = aimIds.map { t in landmarks.map { $0[t] } }
@@ -158,8 +158,6 @@ struct MinHeap {
     private var items: [(Float, Int32)] = []
 
     init() { items.reserveCapacity(256) }
-
-    var isEmpty: Bool { items.isEmpty }
 
     mutating func push(_ priority: Float, _ node: Int32) {
         items.append((priority, node))

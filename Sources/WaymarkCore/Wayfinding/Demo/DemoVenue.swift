@@ -65,6 +65,9 @@ public struct DemoVenue: Sendable {
 
     func plan(_ b: CampusBuilding) -> Plan { Plan(slots: (b.floors ?? defaultFloors) >= 3 ? 8 : 6) }
 
+    /// The id of the venue feature, which is the venue's id once imported.
+    public var venueId: String { DemoIds.uuid("\(id)/venue") }
+
     /// The venue as IMDF features.
     public func features() -> [IMDFFeature] {
         var out: [IMDFFeature] = []
@@ -86,7 +89,6 @@ public struct DemoVenue: Sendable {
         let venueRing = [Coordinate(latitude: sw.latitude, longitude: sw.longitude), Coordinate(latitude: sw.latitude, longitude: ne.longitude),
                          Coordinate(latitude: ne.latitude, longitude: ne.longitude), Coordinate(latitude: ne.latitude, longitude: sw.longitude),
                          Coordinate(latitude: sw.latitude, longitude: sw.longitude)]
-        let venueId = uid("venue")
         out.append(.init(id: venueId, type: .venue, geometry: .polygon([venueRing]), properties: [
             "category": .string("universitycampus"), "name": label(name), "alt_name": .null, "restriction": .null,
             "hours": .null, "phone": .null, "website": .null, "display_point": point(centre), "address_id": .null,

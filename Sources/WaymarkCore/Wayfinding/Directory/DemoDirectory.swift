@@ -32,14 +32,14 @@ public enum DemoDirectory {
 
     /// Staff in the offices of `venue`'s generated plans, `perDepartment` people per department,
     /// each in an office of the building where the department sits.
-    public static func staff(for venue: DemoVenue, perDepartment: Int = 12) -> [StaffMember] {
+    public static func staff(for venue: DemoVenue, features: [IMDFFeature]? = nil, perDepartment: Int = 12) -> [StaffMember] {
         var out: [StaffMember] = []
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next(_ n: Int) -> Int {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int((seed >> 33) % UInt64(n))
         }
-        let offices = Dictionary(grouping: venue.features().filter { $0.type == .unit && $0.category == "office" && $0.altName == nil },
+        let offices = Dictionary(grouping: (features ?? venue.features()).filter { $0.type == .unit && $0.category == "office" && $0.altName == nil },
                                  by: { String(($0.name ?? "").prefix { $0 != "-" }) })
         for b in venue.buildings {
             guard let depts = departments[b.code], let rooms = offices[b.code], !rooms.isEmpty else { continue }

@@ -35,6 +35,8 @@ public struct WaymarkConfiguration: Sendable {
     public var simulationSpeed = 60.0
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes = 1 << 20
+    /// For an operator's IMDF archive upload (`importVenue`).
+    public var maxImportBytes = 64 << 20
     /// Run the half-hourly snapshot and retention jobs (tests switch them off and call them).
     public var runJobs = true
     /// Directory with the web app; nil looks for `Web/` in the working directory.
@@ -94,6 +96,7 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_SIMULATE"] { c.simulate = Self.truthy(v) }
         if let v = env["WAYMARK_SIMULATION_SPEED"].flatMap(Double.init) { c.simulationSpeed = v }
         if let v = env["WAYMARK_MAX_BODY_BYTES"].flatMap(Int.init) { c.maxBodyBytes = v }
+        if let v = env["WAYMARK_MAX_IMPORT_BYTES"].flatMap(Int.init) { c.maxImportBytes = v }
         if let v = env["WAYMARK_WEB_DIRECTORY"] { c.webDirectory = v }
         if let v = env["WAYMARK_LOG_LEVEL"] { c.logLevel = v }
         if let v = env["WAYMARK_TILE_URL"] { c.tileURLTemplate = v }

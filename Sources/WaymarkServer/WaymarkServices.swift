@@ -9,6 +9,7 @@ struct WaymarkServices: Sendable {
     let environment: WaymarkEnvironment
     let accounts: AccountsServices
     let parking: ParkingServices
+    let wayfinding: WayfindingServices
     let notifications: NotificationsServices
     let operations: OperationsServices
 
@@ -44,7 +45,7 @@ struct WaymarkServices: Sendable {
         accounts.personalData.register(ParkingPersonalData())
         accounts.personalData.register(NotificationsPersonalData())
         let operations = OperationsServices(environment, accounts: accounts, openAPIDocument: document)
-        return WaymarkServices(environment: environment, accounts: accounts, parking: parking,
+        return WaymarkServices(environment: environment, accounts: accounts, parking: parking, wayfinding: WayfindingServices(environment),
                                notifications: notifications, operations: operations)
     }
 
@@ -52,6 +53,7 @@ struct WaymarkServices: Sendable {
     /// list here.
     static let signedInOperations: Set<String> = AccountsServices.signedInOperations
         .union(ParkingServices.signedInOperations)
+        .union(WayfindingServices.signedInOperations)
         .union(NotificationsServices.signedInOperations)
         .union(OperationsServices.signedInOperations)
 
@@ -68,6 +70,7 @@ struct WaymarkServices: Sendable {
         parking.start(background, jobs: jobs, environment: environment)
         notifications.start(background, jobs: jobs, environment: environment)
         accounts.start(background, jobs: jobs, environment: environment)
+        wayfinding.start(background, jobs: jobs)
     }
 }
 

@@ -7,7 +7,10 @@ func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfig
     // The sensor gateways' hot path has a route of its own (PRK-2); the generated one is not registered.
     let gatewayEvents = GatewayEventsRoute(services: services, metrics: metrics, maxBytes: config.maxBodyBytes)
     gatewayEvents.register(on: app)
-    let transport = CollectingTransport(routes: app, servedElsewhere: [(GatewayEventsRoute.method, GatewayEventsRoute.path)])
+    // An operator's venue archive may be far larger than any JSON body (WAY-1).
+    let imports = ["importVenue": config.maxImportBytes]
+    let transport = CollectingTransport(routes: app, servedElsewhere: [(GatewayEventsRoute.method, GatewayEventsRoute.path)],
+                                        largeBodies: [(.put, "/v1/operator/venues", config.maxImportBytes)])
     try APIHandler(services: services).registerHandlers(
         on: transport,
         serverURL: URL(string: "/")!,
@@ -15,7 +18,7 @@ func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfig
         middlewares: [
             MetricsMiddleware(metrics: metrics),
             RawHeaderMiddleware(),
-            BodyLimitMiddleware(maxBytes: config.maxBodyBytes),
+            BodyLimitMiddleware(maxBytes: config.maxBodyBytes, largeBodies: imports),
             GatewayAuthMiddleware(keys: services.parking.gateways, now: services.now),
             UserAuthMiddleware(sessions: services.accounts.sessions,
                                accountWasActive: { [activity = services.operations.activity] in await activity.record(userId: $0, at: $1) },

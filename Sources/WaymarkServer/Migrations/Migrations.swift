@@ -17,5 +17,6 @@ enum Migrations {
         CreateSpotStates(),
         CreateSensorCommitFunction(),
         CreateWebPush(),
+        CreateWayfinding(),
     ]
 }

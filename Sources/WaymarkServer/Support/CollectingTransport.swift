@@ -16,6 +16,8 @@ struct CollectingTransport: ServerTransport {
     let routes: any RoutesBuilder
     /// Operations that have a route of their own (method and contract path): not registered here.
     var servedElsewhere: [(method: HTTPRequest.Method, path: String)] = []
+    /// Operations whose bodies may be larger than the routes' limit (an archive upload).
+    var largeBodies: [(method: HTTPRequest.Method, path: String, maxBytes: Int)] = []
 
     func register(
         _ handler: @Sendable @escaping (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?),
@@ -28,7 +30,8 @@ struct CollectingTransport: ServerTransport {
             if case .parameter(let name) = component { return name }
             return nil
         }
-        routes.on(HTTPMethod(rawValue: method.rawValue), components, body: .collect) { request async throws -> Response in
+        let limit = largeBodies.first { $0.method == method && $0.path == path }.map { ByteCount(integerLiteral: $0.maxBytes) }
+        routes.on(HTTPMethod(rawValue: method.rawValue), components, body: .collect(maxSize: limit)) { request async throws -> Response in
             var fields = HTTPFields()
             for (name, value) in request.headers {
                 if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
@@ -44,7 +47,12 @@ struct CollectingTransport: ServerTransport {
             let (response, responseBody) = try await handler(head, body, ServerRequestMetadata(pathParameters: pathParameters))
 
             var headers = HTTPHeaders()
-            for field in response.headerFields { headers.add(name: field.name.rawName, value: field.value) }
+            for field in response.headerFields {
+                // The generated code writes header values URI-encoded; Content-Disposition's
+                // `attachment; filename="…"` must reach the browser as written.
+                let value = field.name == .contentDisposition ? field.value.removingPercentEncoding ?? field.value : field.value
+                headers.add(name: field.name.rawName, value: value)
+            }
             let out = Response(status: HTTPResponseStatus(statusCode: response.status.code, reasonPhrase: response.status.reasonPhrase),
                                headers: headers)
             guard let responseBody else { return out }

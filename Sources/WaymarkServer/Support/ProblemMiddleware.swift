@@ -119,16 +119,18 @@ struct ProblemMiddleware: AsyncMiddleware {
 /// (no Content-Length) at the same size.
 struct BodyLimitMiddleware: ServerMiddleware {
     let maxBytes: Int
+    /// Larger limits for a few operations, by operation id.
+    var largeBodies: [String: Int] = [:]
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard let body else { return try await next(request, nil, metadata) }
-        if case .known(let length) = body.length, length > maxBytes {
-            throw Problem.tooLarge(limit: maxBytes)
+        let limit = largeBodies[operationID] ?? maxBytes
+        if case .known(let length) = body.length, length > limit {
+            throw Problem.tooLarge(limit: limit)
         }
-        let limit = maxBytes
         let limited = HTTPBody(
             LimitedSequence(base: body, limit: limit),
             length: body.length,

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import WaymarkCore
+import WaymarkServer
+
+/// Data in: a venue from IMDF and its staff directory from CSV (WAY-1, WAY-6).
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Load data: indoor maps (IMDF) and staff directories (CSV).",
+        subcommands: [IMDF.self, Directory.self])
+
+    struct IMDF: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "imdf",
+            abstract: "Load or replace a venue from an IMDF archive (a .zip or a folder of .geojson files).",
+            discussion: """
+                The venue whose id the archive's venue feature has is replaced as a whole; if the import \
+                fails, the previous venue stays as it was. Problems the data allows repairing are listed \
+                and the import goes on; --strict rejects the archive on any problem.
+                """)
+        @OptionGroup var options: ServerOptions
+        @Argument(help: "The archive: a .zip file or a folder.")
+        var archive: String
+        @ArgumentParser.Option(help: "The parking site (id or code) the venue belongs to.")
+        var site: String?
+        @ArgumentParser.Flag(help: "Reject the archive on any problem, even one that can be repaired.")
+        var strict = false
+
+        func run() async throws {
+            let bar = ProgressBar()
+            bar.update("Reading \(archive)", 0)
+            let files: [(name: String, data: Data)]
+            do { files = try IMDFFiles.read(path: archive) } catch { throw ValidationError(error.description) }
+            do {
+                let report = try await options.withApplication { app in
+                    try await app.importVenue(files: files, strict: strict, siteId: site, progress: { bar.update($0, $1) })
+                }
+                for line in report.problems.numbered { print(line) }
+                print("Venue '\(report.name)' (\(report.venueId)) is at version \(report.version): \(report.features) features"
+                      + (report.problems.isEmpty ? "." : ", \(report.problems.errors) left out and \(report.problems.warnings) repaired (listed above)."))
+            } catch let failure as VenueImportFailure {
+                FileHandle.standardError.write(Data(("\n" + failure.description + "\n").utf8))
+                throw ExitCode(65)
+            }
+        }
+    }
+
+    struct Directory: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "directory",
+            abstract: "Replace a venue's staff directory from a CSV file.",
+            discussion: "Columns: name, title, department, building, room, email, office_hours (name, building and room required).")
+        @OptionGroup var options: ServerOptions
+        @Argument(help: "The CSV file.")
+        var file: String
+        @ArgumentParser.Option(help: "The venue's id (`waymark venues` lists them).")
+        var venue: String
+
+        func run() async throws {
+            guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+                throw ValidationError("\(file) cannot be read as UTF-8 text.")
+            }
+            let staff: [StaffMember]
+            do { staff = try StaffCSV.parse(text, file: (file as NSString).lastPathComponent) } catch {
+                FileHandle.standardError.write(Data((error.description + "\n").utf8))
+                throw ExitCode(65)
+            }
+            guard let report = try await options.withApplication({ try await $0.importDirectory(venueId: venue, staff: staff) }) else {
+                throw ValidationError("No venue with the id '\(venue)'.")
+            }
+            for line in report.unplaced { print("Not on the plans: \(line)") }
+            print("The directory of \(venue) has \(report.people) people (\(report.people - report.unplaced.count) in rooms on the plans); version \(report.version).")
+        }
+    }
+}
+
+struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Write data out: a venue as an IMDF archive.", subcommands: [IMDF.self])
+
+    struct IMDF: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "imdf", abstract: "Write a venue as an IMDF archive (.zip).")
+        @OptionGroup var options: ServerOptions
+        @ArgumentParser.Option(help: "The venue's id (`waymark venues` lists them).")
+        var venue: String
+        @ArgumentParser.Option(name: .shortAndLong, help: "The .zip file to write.")
+        var output: String
+
+        func run() async throws {
+            guard let found = try await options.withApplication({ try await $0.exportVenue(id: venue) }) else {
+                throw ValidationError("No venue with the id '\(venue)'.")
+            }
+            let zip = try IMDFFiles.zip(found.files, modified: found.importedAt)
+            try zip.write(to: URL(fileURLWithPath: output))
+            print("Wrote \(output): \(found.files.count) files, \(zip.count) bytes.")
+        }
+    }
+}
+
+struct Venues: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the venues (indoor maps) and their directories.")
+    @OptionGroup var options: ServerOptions
+
+    func run() async throws {
+        let venues = try await options.withApplication { try await $0.listVenues() }
+        if venues.isEmpty { print("No venues yet: load one with `waymark import imdf <archive>`, or run with --demo."); return }
+        for v in venues { print("\(v.id)\t\(v.name)\tversion \(v.version)\t\(v.buildings) buildings\t\(v.people) people") }
+    }
+}

@@ -37,6 +37,7 @@ struct VenueMapTests {
         let here = Geo.offset(IMDFTestVenue.origin, east: 8, north: 2)
         let r = try m.route(from: .position(here, level: "level-1"), to: .nearest(.restroom), stepFree: false)
         #expect(r.path.nodes.last == m.graph.nodeByFeature["restroom-1"])
+        #expect(r.steps.last?.text == "Arrive at Restroom, Level 2")
         #expect(r.steps.first?.path.first == here, "the line starts where the person stands")
         #expect(throws: VenueMap.RouteError.unknownLevel("level-9")) {
             try m.route(from: .position(here, level: "level-9"), to: .nearest(.restroom), stepFree: false)
@@ -64,5 +65,14 @@ struct VenueMapTests {
         let inn = try m.route(from: .position(outside, level: nil), to: .place("room-102"), stepFree: false)
         #expect(inn.path.nodes.contains(m.graph.nodeByFeature["door-entrance"]!))
         #expect(inn.steps.first?.kind == .outside || inn.steps.first?.kind == .walk)
+    }
+
+    @Test("WAY-4 WAY-7 the nearest bike racks are named as bike racks, not as the grounds they stand on")
+    func amenityNamed() throws {
+        let demo = DemoVenue.palmDesert
+        let m = VenueMap(archive: IMDFArchive(manifest: [:], features: demo.features()), staff: [], campus: demo.venueId)
+        let room = try #require(m.search.search("RG-101").first?.entry.id)
+        let r = try m.route(from: .place(room), to: .nearest(.bikeParking), stepFree: true)
+        #expect(r.steps.last?.text.hasPrefix("Arrive at Bike racks by ") == true, "\(r.steps.last?.text ?? "")")
     }
 }

@@ -120,8 +120,15 @@ public struct VenueMap: Sendable {
             targets = try nodes(for: id)
             name = self.name(of: id)
         case .nearest(let kind):
-            targets = nodes(of: kind)
-            if targets.isEmpty { throw .noneOfKind(kind) }
+            let places = self.places(of: kind)
+            if places.isEmpty { throw .noneOfKind(kind) }
+            targets = Set(places.keys)
+            guard !starts.isEmpty else { throw .noRoute }
+            if let path = router.route(from: starts, to: targets, stepFree: stepFree) {
+                // The place asked for ("Bike racks by …"), not the unit it stands in.
+                let found = path.nodes.last.flatMap { places[$0] } ?? nil
+                return WalkRoute(path: path, graph: graph, startPoint: startPoint, destination: found)
+            }
         }
         guard !starts.isEmpty else { throw .noRoute }
         if let path = router.route(from: starts, to: targets, stepFree: stepFree) {
@@ -164,12 +171,19 @@ public struct VenueMap: Sendable {
         return out
     }
 
-    /// Every place of a kind: units of its category and the units amenities of it stand in.
-    public func nodes(of kind: Amenity) -> Set<Int> {
-        if kind == .entrance { return Set(graph.entrances.filter { graph.nodes[$0].level.map { !graph.levels[$0].outdoor } ?? false }) }
-        var out = Set(graph.units.filter { kind.matches($0.category) }.map(\.node))
+    /// Every place of a kind, by the node it is reached at, with its name: units of its
+    /// category, and the units amenities of it stand in (named after the amenity).
+    public func places(of kind: Amenity) -> [Int: String?] {
+        if kind == .entrance {
+            let doors = graph.entrances.filter { graph.nodes[$0].level.map { !graph.levels[$0].outdoor } ?? false }
+            return Dictionary(doors.map { ($0, nil) }, uniquingKeysWith: { a, _ in a })
+        }
+        var out: [Int: String?] = [:]
+        for u in graph.units where kind.matches(u.category) { out[u.node] = u.name }
         for a in archive.features(.amenity) where kind.matches(a.category ?? "") {
-            out.formUnion(a.references("unit_ids").compactMap { graph.nodeByFeature[$0] })
+            for n in a.references("unit_ids").compactMap({ graph.nodeByFeature[$0] }) where out[n] == nil || a.name != nil {
+                out[n] = a.name
+            }
         }
         return out
     }

@@ -64,7 +64,12 @@ struct VenueMapTests {
         let outside = Geo.offset(IMDFTestVenue.origin, east: 20, north: -30)
         let inn = try m.route(from: .position(outside, level: nil), to: .place("room-102"), stepFree: false)
         #expect(inn.path.nodes.contains(m.graph.nodeByFeature["door-entrance"]!))
-        #expect(inn.steps.first?.kind == .outside || inn.steps.first?.kind == .walk)
+        #expect(inn.steps.first?.kind == .outside)
+        #expect(inn.steps.first?.text.hasPrefix("Walk ") == true && inn.steps.first?.text.hasSuffix(" outside to Jack H. Brown Hall") == true,
+                "\(inn.steps.first?.text ?? "")")
+        #expect(inn.steps.first?.path.first == outside, "drawn from where the person stands")
+        #expect(inn.steps[1].text.hasPrefix("Enter Jack H. Brown Hall, Ground floor: walk "), "\(inn.steps[1].text)")
+        #expect(abs(inn.metres - inn.steps.reduce(0) { $0 + $1.metres }) < 0.01, "the steps add up to the route")
     }
 
     @Test("WAY-4 WAY-7 the nearest bike racks are named as bike racks, not as the grounds they stand on")

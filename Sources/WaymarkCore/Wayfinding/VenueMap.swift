@@ -12,6 +12,7 @@ public struct VenueMap: Sendable {
     public let campus: String
     public let levelIndex: [String: Int]
     private let staffById: [String: StaffMember]
+    private let entryById: [String: PlaceSearch.Entry]
     private let staffUnit: [String: String]
 
     public init(archive: IMDFArchive, staff: [StaffMember], campus: String) {
@@ -33,11 +34,14 @@ public struct VenueMap: Sendable {
         search = PlaceSearch(PlaceSearch.Entry.places(of: archive, campus: campus) + PlaceSearch.Entry.people(staff, campus: campus))
         levelIndex = Dictionary(graph.levels.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
         staffById = Dictionary(staff.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        entryById = Dictionary(search.entries.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let rooms = RoomIndex(archive)
         staffUnit = Dictionary(staff.compactMap { p in rooms.unit(of: p).map { (p.id, $0.id) } }, uniquingKeysWith: { a, _ in a })
     }
 
     public func person(_ id: String) -> StaffMember? { staffById[id] }
+    /// A place search can find, by its id.
+    public func place(_ id: String) -> PlaceSearch.Entry? { entryById[id] }
     /// The unit a person's office is in, when the directory's room is on the map.
     public func office(of personId: String) -> String? { staffUnit[personId] }
 
@@ -101,6 +105,7 @@ public struct VenueMap: Sendable {
     public func route(from origin: Origin, to destination: Destination, stepFree: Bool) throws(RouteError) -> WalkRoute {
         let starts: [WalkRouter.Start]
         var startPoint: Coordinate?
+        var outside = false
         switch origin {
         case .place(let id):
             starts = try nodes(for: id).map { WalkRouter.Start(node: $0) }
@@ -112,6 +117,7 @@ public struct VenueMap: Sendable {
             }
             starts = self.starts(near: c, level: level)
             startPoint = c
+            outside = level == nil
         }
         let targets: Set<Int>
         var name: String?
@@ -127,12 +133,12 @@ public struct VenueMap: Sendable {
             if let path = router.route(from: starts, to: targets, stepFree: stepFree) {
                 // The place asked for ("Bike racks by …"), not the unit it stands in.
                 let found = path.nodes.last.flatMap { places[$0] } ?? nil
-                return WalkRoute(path: path, graph: graph, startPoint: startPoint, destination: found)
+                return WalkRoute(path: path, graph: graph, startPoint: startPoint, startOutside: outside, destination: found)
             }
         }
         guard !starts.isEmpty else { throw .noRoute }
         if let path = router.route(from: starts, to: targets, stepFree: stepFree) {
-            return WalkRoute(path: path, graph: graph, startPoint: startPoint, destination: name)
+            return WalkRoute(path: path, graph: graph, startPoint: startPoint, startOutside: outside, destination: name)
         }
         if stepFree, router.route(from: starts, to: targets, stepFree: false) != nil { throw .noStepFreeRoute }
         throw .noRoute

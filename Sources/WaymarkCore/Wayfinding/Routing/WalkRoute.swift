@@ -28,8 +28,10 @@ public struct WalkRoute: Sendable, Hashable {
 }
 
 extension WalkRoute {
-    /// Turns a path into steps. `destination` names the place for the last step ("JB-102").
-    public init(path: WalkRouter.Path, graph: WalkGraph, startPoint: Coordinate? = nil, destination: String? = nil) {
+    /// Turns a path into steps. `destination` names the place for the last step ("JB-102");
+    /// `startOutside`: the walk begins outdoors at `startPoint`, so reaching the first node is a
+    /// step of its own ("Walk 40 m outside to Jack H. Brown Hall").
+    public init(path: WalkRouter.Path, graph: WalkGraph, startPoint: Coordinate? = nil, startOutside: Bool = false, destination: String? = nil) {
         enum Group: Equatable { case inside(Int?), outside, vertical(WalkGraph.Mode) }
         func group(_ e: WalkGraph.Edge, from: Int) -> Group {
             if e.mode == .outside { return .outside }
@@ -44,12 +46,19 @@ extension WalkRoute {
         }
 
         var steps: [Step] = []
+        let walkIn = startOutside && startPoint != nil && path.start.metres > 0
+        if walkIn, let startPoint, let first = path.nodes.first {
+            let to = graph.nodes[first].building.map { graph.buildings[$0].name } ?? Self.place(first, graph)
+            steps.append(.init(kind: .outside, text: "Walk \(Self.distance(path.start.metres)) outside" + (to.map { " to \($0)" } ?? ""),
+                               metres: path.start.metres, seconds: path.start.seconds, level: nil, fromLevel: nil,
+                               path: [startPoint, graph.coordinate(of: first)]))
+        }
         for (r, run) in runs.enumerated() {
             let edges = path.edges[run.first...run.last]
             var metres = edges.reduce(0) { $0 + Double($1.metres) }
             var seconds = edges.reduce(0) { $0 + Double($1.seconds) }
             var points = path.nodes[run.first...(run.last + 1)].map { graph.coordinate(of: $0) }
-            if r == 0, let startPoint {
+            if r == 0, !walkIn, let startPoint {
                 points.insert(startPoint, at: 0)
                 metres += path.start.metres
                 seconds += path.start.seconds
@@ -98,7 +107,7 @@ extension WalkRoute {
                 var text = "Walk \(Self.distance(metres)) to \(end)"
                 if r == 0 || runs[r - 1].group == .outside, let level {
                     let building = graph.levels[level].building.map { graph.buildings[$0].name }
-                    text = (r > 0 ? "Enter \(building ?? "the building")" : "In \(building ?? "the building")")
+                    text = (r > 0 || walkIn ? "Enter \(building ?? "the building")" : "In \(building ?? "the building")")
                         + ", \(graph.levels[level].name): " + text.prefix(1).lowercased() + text.dropFirst()
                 }
                 let hasSteps = edges.contains { !$0.mode.isStepFree }

@@ -146,6 +146,12 @@ headers = { Authorization = "Bearer {member_token}" }
 include-operation-id = "createPushSubscription"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "404", "422", "429"]
 
+# a route starts at a place or a position and goes to a place or the nearest of a kind; a valid
+# request may still name two starts, or ask for a step-free route where only stairs lead (WAY-4)
+[[operations]]
+include-operation-id = "getRoute"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404", "422"]
+
 [[operations]]
 include-operation-id = "streamSiteLive"
 request-timeout = 0.25

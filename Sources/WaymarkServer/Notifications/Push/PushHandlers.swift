@@ -37,6 +37,7 @@ extension APIHandler {
     func setPushPreferences(_ input: Operations.SetPushPreferences.Input) async throws -> Operations.SetPushPreferences.Output {
         let me = try RequestContext.requirePrincipal()
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
+        guard body.kinds.count <= 50 else { throw Problem.badRequest("At most 50 changes at once (there are only a few kinds).") }
         // The contract's enum: a kind the server does not know is refused before this.
         let changes = body.kinds.compactMap { change in
             NotificationDraft.Kind(rawValue: change.kind.rawValue).map { PushSubscriptionService.Preference(kind: $0, enabled: change.enabled) }

@@ -137,6 +137,9 @@ struct WayfindingTests {
             let person = try await ctx.json("/v1/venues/\(Self.venueId)/people/\(id)")
             #expect(person["officeHours"] as? String == "Monday, 10:00–11:30")
             #expect(person["unitId"] is String)
+            let place = try await ctx.json("/v1/venues/\(Self.venueId)/places/\(id)")
+            #expect(place["title"] as? String == "Ngozi Okafor" && place["kind"] as? String == "person", "a shared link finds the person")
+            #expect(try await ctx.call(.GET, "/v1/venues/\(Self.venueId)/places/nope").status == .notFound)
             #expect((try await ctx.json("/v1/places?q=tuan"))["places"].map { ($0 as? [[String: Any]])?.first?["title"] as? String } == "Tuan Au")
 
             let bad = "name,building,room\nSam Lee,RG,\n,RG,RG-101\n"

@@ -21,6 +21,7 @@ extension WaymarkClient {
             switch try await self.client.getVenue(path: .init(venueId: id)) {
             case .ok(let ok): return try ok.body.json
             case .notModified: throw WaymarkClientError.unexpectedStatus(304)
+            case .badRequest(let br): throw WaymarkClientError.from(try br.body.applicationProblemJson)
             case .notFound(let nf): throw WaymarkClientError.from(try nf.body.applicationProblemJson)
             case .undocumented(let status, _): throw WaymarkClientError.unexpectedStatus(status)
             }
@@ -33,6 +34,7 @@ extension WaymarkClient {
             switch try await self.client.getLevelMap(path: .init(venueId: venueId, levelId: levelId)) {
             case .ok(let ok): return try ok.body.json
             case .notModified: throw WaymarkClientError.unexpectedStatus(304)
+            case .badRequest(let br): throw WaymarkClientError.from(try br.body.applicationProblemJson)
             case .notFound(let nf): throw WaymarkClientError.from(try nf.body.applicationProblemJson)
             case .undocumented(let status, _): throw WaymarkClientError.unexpectedStatus(status)
             }

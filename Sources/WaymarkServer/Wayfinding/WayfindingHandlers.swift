@@ -24,6 +24,12 @@ extension APIHandler {
         return .ok(.init(headers: .init(eTag: etag, cacheControl: "no-cache"), body: .json(body)))
     }
 
+    func getPlace(_ input: Operations.GetPlace.Input) async throws -> Operations.GetPlace.Output {
+        let (row, map) = try await venue(input.path.venueId)
+        guard let entry = map.place(input.path.placeId) else { throw Problem.notFound("place in this venue") }
+        return .ok(.init(body: .json(WayfindingMapping.place(entry, venueId: row.id, map))))
+    }
+
     func getPerson(_ input: Operations.GetPerson.Input) async throws -> Operations.GetPerson.Output {
         let (row, map) = try await venue(input.path.venueId)
         guard let person = map.person(input.path.personId) else { throw Problem.notFound("person in this venue's directory") }
@@ -34,6 +40,8 @@ extension APIHandler {
         let q = input.query
         let limit = q.limit ?? 10
         guard (1...50).contains(limit) else { throw Problem.badRequest("`limit` must be from 1 to 50.") }
+        guard (1...200).contains(q.q.count) else { throw Problem.badRequest("`q` has 1 to 200 characters.") }
+        guard (q.venueId?.count ?? 0) <= 128 else { throw Problem.badRequest("`venueId` has at most 128 characters.") }
         let rows: [VenueRow]
         if let id = q.venueId {
             guard let row = try await services.wayfinding.venues.venue(id) else { throw Problem.notFound("venue") }
@@ -47,7 +55,7 @@ extension APIHandler {
             hits += map.search.search(q.q, limit: limit).map { ($0, row.id, map) }
         }
         hits.sort { $0.hit.score > $1.hit.score }
-        let places = hits.prefix(limit).map { WayfindingMapping.place($0.hit, venueId: $0.venue, $0.map) }
+        let places = hits.prefix(limit).map { WayfindingMapping.place($0.hit.entry, venueId: $0.venue, $0.map) }
         return .ok(.init(body: .json(.init(places: Array(places)))))
     }
 

@@ -105,8 +105,7 @@ enum WayfindingMapping {
         return .init(_type: .featureCollection, venueId: venueId, levelId: levelId, features: out)
     }
 
-    static func place(_ hit: PlaceSearch.Hit, venueId: String, _ map: VenueMap) -> Components.Schemas.Place {
-        let e = hit.entry
+    static func place(_ e: PlaceSearch.Entry, venueId: String, _ map: VenueMap) -> Components.Schemas.Place {
         let spot = map.location(of: e.id)
         let kind: Components.Schemas.Place.KindPayload = switch e.kind {
         case .room: .room

@@ -48,7 +48,9 @@ struct WebAppMiddleware: AsyncMiddleware {
         guard path != "/", let last = path.split(separator: "/").last, !last.contains("."),
               request.headers[.accept].contains(where: { $0.contains("text/html") })
         else { return false }
-        return !FileManager.default.fileExists(atPath: directory + path.dropFirst())
+        // A folder of the app's modules may share its name with a screen (/rooms): only a file counts.
+        var isFolder: ObjCBool = false
+        return !FileManager.default.fileExists(atPath: directory + path.dropFirst(), isDirectory: &isFolder) || isFolder.boolValue
     }
 }
 

@@ -199,6 +199,12 @@ Object.defineProperty(window, 'waymark', {
       const at = $('map').getBoundingClientRect();
       return (app.parking?.pins() ?? []).map((p) => ({ ...p, screenX: p.screenX + at.left, screenY: p.screenY + at.top }));
     },
+    /** Rooms as it is now: the campus, the building and level shown, the place chosen, the route's steps. */
+    rooms: () => {
+      const r = services.rooms?.state;
+      return r ? { venue: r.venue?.id ?? null, building: r.building?.id ?? null, level: r.levelId, selected: r.selected?.id ?? null,
+        steps: r.route?.steps.map((st) => ({ kind: st.kind, level: st.levelId ?? null })) ?? [] } : null;
+    },
     visibleSpotCount: () => app.parking?.visibleSpotCount() ?? 0,
     spotColour: (lotId, ordinal) => app.parking?.spotColour(lotId, ordinal) ?? null,
     spotState: (lotId, ordinal) => app.parking?.spotState(lotId, ordinal) ?? null,

@@ -3,12 +3,13 @@
 //   id, title (the navigation's label), home (its first path), match (the paths it owns),
 //   overlay (it opens over the map area the person came from), load (its area module, which
 //   exports start(shell) and adds its layers to the shared map).
-// Rooms, Trails and Plan will join between Parking and You.
+// Trails and Plan will join between Rooms and You.
 
 /** @typedef {{id: string, title: string, home: string, match: RegExp, overlay?: boolean, load: () => Promise<any>}} AreaEntry */
 
 /** @type {AreaEntry[]} */
 export const AREAS = [
   { id: 'parking', title: 'Parking', home: '/', match: /^\/(?:lots\/[^/]+\/?)?$/, load: () => import('./parking/area.js') },
+  { id: 'rooms', title: 'Rooms', home: '/rooms', match: /^\/rooms(?:\/|$)/, load: () => import('./rooms/area.js') },
   { id: 'me', title: 'You', home: '/me', match: /^\/me(?:\/|$)/, overlay: true, load: () => import('./accounts/area.js') },
 ];

@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-25.4';
+const VERSION = '2026-11-26.1';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -45,6 +45,7 @@ const SHELL = [
   '/map/camera.js',
   '/map/gestures.js',
   '/map/index.js',
+  '/map/labels.js',
   '/map/pins.js',
   '/map/projection.js',
   '/map/rects.js',
@@ -81,6 +82,12 @@ const SHELL = [
   '/parking/star-picker.js',
   '/parking/status.js',
   '/parking/store.js',
+  '/rooms/api.js',
+  '/rooms/area.js',
+  '/rooms/colours.js',
+  '/rooms/format.js',
+  '/rooms/index.js',
+  '/rooms/layers.js',
   '/shell/api.js',
   '/shell/dialog.js',
   '/shell/dom.js',
@@ -96,6 +103,7 @@ const SHELL = [
   '/accounts/accounts.css',
   '/notifications/notifications.css',
   '/parking/parking.css',
+  '/rooms/rooms.css',
   // styles:end
 ];
 

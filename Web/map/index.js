@@ -60,6 +60,8 @@ export function createMap(container, options) {
   let animation = 0;
   let lastFrame = /** @type {Frame|null} */ (null);
   const stats = { frames: 0, drawMs: 0, lastDrawMs: 0 };
+  /** @type {{south: number, west: number, north: number, east: number}|null} */
+  let maxBounds = null;
 
   const palette = options.palette ?? (() => ({}));
   /** @type {ReturnType<typeof tileLayer>|null} */
@@ -215,7 +217,9 @@ export function createMap(container, options) {
       api.setView({ center, zoom, bearing: 0 }, { animate });
     },
     /** @param {{south: number, west: number, north: number, east: number}|null} b */
-    setMaxBounds(b) { camera.setMaxBounds(b); changed(); },
+    setMaxBounds(b) { maxBounds = b; camera.setMaxBounds(b); changed(); },
+    /** The bounds last given to setMaxBounds (an area that leaves them restores them). */
+    getMaxBounds: () => maxBounds,
     on(type, fn) {
       if (!listeners.has(type)) listeners.set(type, new Set());
       listeners.get(type)?.add(fn);

@@ -23,8 +23,17 @@ import { toMercator } from './projection.js';
 const FONT = '-apple-system, system-ui, "Segoe UI", Roboto, sans-serif';
 const sprites = new Map();
 
+/** Each glyph a number of its own, so two glyphs in one colour are two sprites. */
+const iconIds = new WeakMap();
+let nextIconId = 0;
+const iconKey = (icon) => {
+  if (!icon) return '';
+  if (!iconIds.has(icon)) iconIds.set(icon, nextIconId++);
+  return `i${iconIds.get(icon)}`;
+};
+
 function sprite(pin, r, dpr, captionStyle) {
-  const key = [pin.label, pin.fill, pin.text, pin.ring, r, dpr, pin.icon ? 'i' : ''].join('|');
+  const key = [pin.label, pin.fill, pin.text, pin.ring, r, dpr, iconKey(pin.icon)].join('|');
   let s = sprites.get(key);
   if (s) return s;
   const pad = 8;

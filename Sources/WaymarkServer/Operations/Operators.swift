@@ -16,7 +16,7 @@ struct Operators: Sendable {
 
     static let required = Problem(
         type: "operator-required", title: "Operators only", status: 403,
-        detail: "Only an operator of this Waymark may see its analytics.")
+        detail: "Only an operator of this Waymark may do this; whoever runs it grants that with `waymark operator grant`.")
 
     func isOperator(_ userId: String) async throws -> Bool {
         try await store.sql.raw("SELECT user_id FROM operators WHERE user_id = \(bind: userId)").first() != nil

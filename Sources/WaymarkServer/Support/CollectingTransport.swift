@@ -47,12 +47,7 @@ struct CollectingTransport: ServerTransport {
             let (response, responseBody) = try await handler(head, body, ServerRequestMetadata(pathParameters: pathParameters))
 
             var headers = HTTPHeaders()
-            for field in response.headerFields {
-                // The generated code writes header values URI-encoded; Content-Disposition's
-                // `attachment; filename="…"` must reach the browser as written.
-                let value = field.name == .contentDisposition ? field.value.removingPercentEncoding ?? field.value : field.value
-                headers.add(name: field.name.rawName, value: value)
-            }
+            for field in response.headerFields { headers.add(name: field.name.rawName, value: field.value) }
             let out = Response(status: HTTPResponseStatus(statusCode: response.status.code, reasonPhrase: response.status.reasonPhrase),
                                headers: headers)
             guard let responseBody else { return out }

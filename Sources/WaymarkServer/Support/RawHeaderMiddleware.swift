@@ -30,7 +30,7 @@ struct RawHeaderMiddleware: ServerMiddleware {
     }
 
     /// Response headers the handlers set.
-    static let responseHeaders: [HTTPField.Name] = [.eTag, .cacheControl]
+    static let responseHeaders: [HTTPField.Name] = [.eTag, .cacheControl, .contentDisposition]
 
     /// RFC 3986 unreserved characters: what the generated decoder leaves alone.
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")

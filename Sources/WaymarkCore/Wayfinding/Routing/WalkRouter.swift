@@ -4,26 +4,43 @@ import Foundation
 /// nearest of many ("nearest restroom"). Step-free searches skip stairs, steps and escalators.
 public struct WalkRouter: Sendable {
     public let graph: WalkGraph
-    /// Seconds from a few landmarks to every node. By the triangle inequality,
+    /// Seconds from a few landmarks to every node, node-major (`landmarks[v * landmarkCount + l]`)
+    /// so that one node's distances sit together. By the triangle inequality,
     /// `d(L, t) − d(L, v)` never exceeds `d(v, t)`, which makes a far tighter estimate than a
     /// straight line across a campus of stairs and detours (A* with landmarks, "ALT").
-    private let landmarks: [[Float]]
+    private let landmarks: [Float]
+    private let landmarkCount: Int
+    /// What the estimate reads of each node, as plain numbers: a node is a struct with strings,
+    /// and copying one in the search's inner loop cost reference counting on every push.
+    private let xs: [Float], ys: [Float]
+    private let ordinals: [Int32]
+    /// The node's building, -1 outdoors.
+    private let buildingOf: [Int32]
 
     public init(graph: WalkGraph, landmarks count: Int = 8) {
         self.graph = graph
+        let n = graph.nodeCount
+        xs = graph.nodes.map { Float($0.point.x) }
+        ys = graph.nodes.map { Float($0.point.y) }
+        ordinals = graph.nodes.map { $0.level.map { Int32(graph.levels[$0].ordinal) } ?? 0 }
+        buildingOf = graph.nodes.map { $0.level.flatMap { graph.levels[$0].building }.map(Int32.init) ?? -1 }
         var chosen: [[Float]] = []
-        guard graph.nodeCount > 1, count > 0 else { landmarks = []; return }
-        // Each next landmark is the node farthest from those chosen (reachable ones only).
-        var nearest = [Float](repeating: .infinity, count: graph.nodeCount)
-        var next = Self.allDistances(graph, from: 0).enumerated().filter { $0.element.isFinite }.max { $0.element < $1.element }?.offset ?? 0
-        for _ in 0..<min(count, graph.nodeCount) {
-            let d = Self.allDistances(graph, from: next)
-            chosen.append(d)
-            for i in nearest.indices { nearest[i] = min(nearest[i], d[i]) }
-            guard let far = nearest.enumerated().filter({ $0.element.isFinite && $0.element > 0 }).max(by: { $0.element < $1.element }) else { break }
-            next = far.offset
+        if n > 1, count > 0 {
+            // Each next landmark is the node farthest from those chosen (reachable ones only).
+            var nearest = [Float](repeating: .infinity, count: n)
+            var next = Self.allDistances(graph, from: 0).enumerated().filter { $0.element.isFinite }.max { $0.element < $1.element }?.offset ?? 0
+            for _ in 0..<min(count, n) {
+                let d = Self.allDistances(graph, from: next)
+                chosen.append(d)
+                for i in nearest.indices { nearest[i] = min(nearest[i], d[i]) }
+                guard let far = nearest.enumerated().filter({ $0.element.isFinite && $0.element > 0 }).max(by: { $0.element < $1.element }) else { break }
+                next = far.offset
+            }
         }
-        landmarks = chosen
+        landmarkCount = chosen.count
+        var flat = [Float](repeating: .infinity, count: n * chosen.count)
+        for (l, d) in chosen.enumerated() { for v in 0..<n { flat[v * chosen.count + l] = d[v] } }
+        landmarks = flat
     }
 
     /// Dijkstra from one node to all (seconds; infinity where unreachable).
@@ -71,30 +88,25 @@ public struct WalkRouter: Sendable {
         let targetList = Array(targets)
         // With one or a few targets A* aims at them; with many, the estimate costs more than it saves.
         let aimIds = targetList.count <= 8 ? targetList : []
-        let aim = aimIds.map { graph.nodes[$0] }
         let pace = Float(WalkingPace.metresPerSecond)
         let perLevel = Float(WalkingPace.elevatorPerLevel)
-        let levels = graph.levels
-        let landmarks = self.landmarks
-        // Each landmark's distance to each target, read once per search.
-        let toTargets = aimIds.map { t in landmarks.map { $0[t] } }
+        let count = landmarkCount
+        let (xs, ys, ordinals, buildingOf, landmarks) = (self.xs, self.ys, self.ordinals, self.buildingOf, self.landmarks)
         func estimate(_ v: Int) -> Float {
-            guard !aim.isEmpty else { return 0 }
-            let a = graph.nodes[v]
             var best = Float.infinity
-            for (k, t) in aim.enumerated() {
-                var h = Float(a.point.distance(to: t.point)) / pace
-                if let la = a.level, let lt = t.level, let ba = levels[la].building, ba == levels[lt].building {
-                    h += Float(abs(levels[la].ordinal - levels[lt].ordinal)) * perLevel
-                }
-                for (l, d) in landmarks.enumerated() {
-                    let dv = d[v], dt = toTargets[k][l]
+            for t in aimIds {
+                let dx = xs[v] - xs[t], dy = ys[v] - ys[t]
+                var h = (dx * dx + dy * dy).squareRoot() / pace
+                if buildingOf[v] >= 0, buildingOf[v] == buildingOf[t] { h += Float(abs(ordinals[v] - ordinals[t])) * perLevel }
+                let bv = v * count, bt = t * count
+                for l in 0..<count {
+                    let dv = landmarks[bv + l], dt = landmarks[bt + l]
                     // Slightly under the bound, so that float rounding never makes it overestimate.
                     if dv.isFinite && dt.isFinite { h = max(h, (dt - dv) * 0.999) }
                 }
                 best = min(best, h)
             }
-            return best
+            return aimIds.isEmpty ? 0 : best
         }
 
         var cost = [Float](repeating: .infinity, count: n)

@@ -104,6 +104,25 @@ struct WayfindingTests {
         }
     }
 
+    @Test("WAY-1 a real, messy export (Ulm) imports over the API with its problems numbered, and strict refuses it",
+          arguments: TestDatabase.available)
+    func messyArchive(db: TestDatabase) async throws {
+        try await Self.withVenue(db) { ctx, token in
+            let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("WaymarkCoreTests/Fixtures/imdf-ulm")
+            let zip = try IMDFFiles.zip(try IMDFFiles.folder(folder), modified: Date(timeIntervalSince1970: 1_767_225_600))
+            let strict = try await ctx.call(.PUT, "/v1/operator/venues?strict=true", token: token, body: zip, contentType: "application/zip")
+            #expect(strict.status == .unprocessableEntity && strict.problemType == "imdf-invalid")
+            #expect((strict.json["detail"] as? String)?.contains("a strict import refuses any") == true)
+            let res = try await ctx.call(.PUT, "/v1/operator/venues", token: token, body: zip, contentType: "application/zip")
+            #expect(res.status == .ok, "\(String(decoding: res.body, as: UTF8.self).prefix(500))")
+            let warnings = res.json["warnings"] as? [String] ?? []
+            #expect(warnings.count > 10 && warnings[0].hasPrefix("1. ") && warnings.contains { $0.contains("amenity.json") })
+            let venues = try await ctx.json("/v1/venues")["venues"] as? [[String: Any]] ?? []
+            #expect(venues.count == 2, "beside the one before, not instead of it")
+        }
+    }
+
     @Test("WAY-1 WAY-6 only operators replace venues and directories: 401 without a session, 403 for anyone else",
           arguments: TestDatabase.available)
     func operatorsOnly(db: TestDatabase) async throws {

@@ -45,7 +45,7 @@ struct VenueImporter: Sendable {
             throw VenueImportFailure(summary: "The archive cannot be imported:", problems: result.problems.numbered)
         }
         if strict, !result.problems.isEmpty {
-            throw VenueImportFailure(summary: "The archive has \(result.problems.count) problem\(result.problems.count == 1 ? "" : "s") and --strict rejects any:",
+            throw VenueImportFailure(summary: "The archive has \(result.problems.count) problem\(result.problems.count == 1 ? "" : "s") and a strict import refuses any:",
                                      problems: result.problems.numbered)
         }
         progress("Building the walkable graph", 0.35)

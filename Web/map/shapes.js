@@ -113,7 +113,8 @@ function segmentMeetsBox(a, b, w, h) {
   return true;
 }
 
-function inside(pts, x, y) {
+/** Whether (x, y) lies inside the polygon `pts` ({x, y} points, open or closed), by ray crossing. */
+export function inside(pts, x, y) {
   let hit = false;
   for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
     const a = pts[i];

@@ -12,6 +12,7 @@ import { toast } from '../shell/toast.js';
 import { OfflineError, ProblemError } from '../shell/api.js';
 import { listVenues, getVenue, getLevelMap, searchPlaces, getPlace, getPerson, getRoute } from './api.js';
 import { addRoomLayers, rings } from './layers.js';
+import { inside } from '../map/shapes.js';
 import { walkTime, distance, inUnits, KIND_WORDS, NEAREST } from './format.js';
 
 const VENUE_KEY = 'waymark.rooms.venue';
@@ -338,7 +339,7 @@ export function startRooms({ map, record }) {
   function levelAt(lat, lon) {
     const b = state.building;
     if (!b || !state.levelId) return null;
-    return rings(b.footprint).some((ring) => insideRing(ring, lat, lon)) ? state.levelId : null;
+    return rings(b.footprint).some((ring) => inside(ring.map((q) => ({ x: q.lon, y: q.lat })), lon, lat)) ? state.levelId : null;
   }
 
   const herePart = (lat, lon, level) => `here@${Math.round(lat * 1e6)},${Math.round(lon * 1e6)}${level ? `,${level}` : ''}`;
@@ -514,14 +515,4 @@ function readLayers() {
     if (saved && typeof saved === 'object') return saved;
   } catch { /* start with the defaults */ }
   return { restroom: true, elevator: true, service: true, bikes: false };
-}
-
-function insideRing(ring, lat, lon) {
-  let hit = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const a = ring[i];
-    const b = ring[j];
-    if ((a.lat > lat) !== (b.lat > lat) && lon < ((b.lon - a.lon) * (lat - a.lat)) / (b.lat - a.lat) + a.lon) hit = !hit;
-  }
-  return hit;
 }

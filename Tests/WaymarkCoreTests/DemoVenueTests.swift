@@ -68,4 +68,17 @@ struct DemoVenueTests {
         let deans = index.search("dean", limit: 20).filter { $0.entry.kind == .service }
         #expect(deans.count >= 5)
     }
+
+    @Test("WAY-3 slips people make while walking: a short word missing a letter, one word past recognising, a word still being typed among thousands")
+    func slips() throws {
+        // Thousands of people whose names start like the words asked for, as in a large directory.
+        let crowd = (0..<3_000).map { PlaceSearch.Entry(id: "p\($0)", kind: .person, title: "Dee Desmond\($0) Dest\($0)", campus: "csusb") }
+        let index = PlaceSearch(PlaceSearch.Entry.places(of: Self.main, campus: "csusb") + crowd)
+        #expect(index.search("siera hll").first?.entry.title == "Sierra Hall", "three letters, one left out")
+        #expect(index.search("jck h bown hlal").first?.entry.title == "Jack H. Brown Hall")
+        #expect(index.search("john m pfau lbrrry").first?.entry.title == "John M. Pfau Library", "one word past recognising")
+        #expect(index.search("help de").first?.entry.title == "Library Help Desk", "the word being typed, among thousands that start alike")
+        #expect(index.search("parking structure est", limit: 2).map(\.entry.title).sorted() == ["Parking Structure East", "Parking Structure West"])
+        #expect(index.search("xqzv wjkq").isEmpty, "two words that match nothing find nothing")
+    }
 }

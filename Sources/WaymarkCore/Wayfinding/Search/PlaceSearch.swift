@@ -88,21 +88,19 @@ public struct PlaceSearch: Sendable {
     public func search(_ query: String, campus: String? = nil, limit: Int = 10) -> [Hit] {
         let queryWords = SearchText.words(query)
         guard !queryWords.isEmpty, limit > 0 else { return [] }
-        var total: [Int32: Float]?
+        // Every word adds to the places it matches; a place must match all the words but one
+        // (a word mistyped beyond recognition, "pfau lbrry", should not empty the list).
+        var total: [Int32: Float] = [:]
+        var matched: [Int32: Int] = [:]
         for (k, q) in queryWords.enumerated() {
-            let matches = self.matches(Array(q.utf8), isLast: k == queryWords.count - 1)
-            if var sum = total {
-                for key in Array(sum.keys) {
-                    if let m = matches[key] { sum[key]! += m } else { sum[key] = nil }
-                }
-                total = sum
-            } else {
-                total = matches
+            for (e, score) in self.matches(Array(q.utf8), isLast: k == queryWords.count - 1) {
+                total[e, default: 0] += score
+                matched[e, default: 0] += 1
             }
-            if total?.isEmpty ?? true { break }
         }
+        let needed = max(1, queryWords.count - 1)
         var hits: [Hit] = []
-        for (e, sum) in total ?? [:] {
+        for (e, sum) in total where matched[e, default: 0] >= needed {
             let entry = entries[Int(e)]
             if let campus, let own = entry.campus, own != campus { continue }
             var score = Double(sum) / Double(queryWords.count)
@@ -137,12 +135,17 @@ public struct PlaceSearch: Sendable {
         if isLast || q.count >= 3 {
             var i = lowerBound(q)
             var taken = 0
-            while i < sorted.count, taken < 400 {
+            while i < sorted.count, taken < 4_000 {
                 let w = words[Int(sorted[i])]
                 guard w.starts(with: q) else { break }
                 if w.count > q.count { add(sorted[i], 0.8) }
                 i += 1; taken += 1
             }
+        }
+        // A three-letter word with a letter left out ("hll", "jck"): the four-letter words it
+        // is one deletion of.
+        if q.count == 3, !Self.isNumber(q) {
+            for w in deletions[key] ?? [] where words[Int(w)].count == 4 { add(w, 0.5) }
         }
         // Typing slips, for words long enough to tell apart; never in numbers.
         if q.count >= 4, !Self.isNumber(q) {

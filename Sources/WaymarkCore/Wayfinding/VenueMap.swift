@@ -160,16 +160,14 @@ public struct VenueMap: Sendable {
             if let b = graph.buildings.firstIndex(where: { $0.id == id }) {
                 out.formUnion(graph.entrances.filter { graph.nodes[$0].building == b && graph.nodes[$0].level != nil })
             }
-        case .occupant:
+        case .occupant, .kiosk:
+            // Both stand at an anchor, which names its unit.
             if let anchor = feature.reference("anchor_id").flatMap(archive.feature), let unit = anchor.reference("unit_id"),
                let n = graph.nodeByFeature[unit] { out.insert(n) }
         case .anchor:
             if let unit = feature.reference("unit_id"), let n = graph.nodeByFeature[unit] { out.insert(n) }
         case .amenity:
             out.formUnion(feature.references("unit_ids").compactMap { graph.nodeByFeature[$0] })
-        case .kiosk:
-            if let anchor = feature.reference("anchor_id").flatMap(archive.feature), let unit = anchor.reference("unit_id"),
-               let n = graph.nodeByFeature[unit] { out.insert(n) }
         default:
             break
         }

@@ -75,7 +75,7 @@ def test_search_a_room_see_its_floor_plan_and_walk_there_across_buildings_and_fl
     app.el("#rooms-directions").click()
     start = app.el("#rooms-from")
     start.send_keys("PL-501")
-    app.wait(lambda: app.els(".rooms-start .rooms-result"), message="start results")
+    app.wait(lambda: app.js("return document.querySelector('.rooms-start .rooms-results').dataset.query") == "PL-501", message="start results for the whole room number")
     app.els(".rooms-start .rooms-result")[0].click()
     app.wait(lambda: app.els("#rooms-steps .rooms-step"), message="the route's steps")
     steps = [e.text.split("\n")[0] for e in app.els("#rooms-steps .rooms-step-text")]

@@ -301,14 +301,23 @@ export function startRooms({ map, record }) {
     };
     const fromSearch = el('input', { type: 'search', class: 'rooms-search', id: 'rooms-from', placeholder: 'Start at a room or building', 'aria-label': 'Start at a room or building' });
     const fromResults = el('ul', 'rooms-results');
+    // Answers can arrive out of order while someone types; only the latest question's answer shows.
+    let asked = 0;
     fromSearch.addEventListener('input', async () => {
       const text = fromSearch.value.trim();
-      if (!text) { fromResults.replaceChildren(); return; }
+      const n = ++asked;
+      if (!text) { fromResults.replaceChildren(); delete fromResults.dataset.query; return; }
       try {
         const places = (await searchPlaces(text, state.venue?.id, 5)).data.places;
-        fromResults.replaceChildren(...places.map((p) => el('li', null, el('button', { type: 'button', class: 'rooms-result', on: { click: () => go(p.id) } },
-          el('span', 'rooms-result-title', p.title), el('span', 'rooms-result-sub', p.subtitle ?? '')))));
-      } catch { fromResults.replaceChildren(el('li', 'rooms-empty', 'Search needs a connection.')); }
+        if (n !== asked) return;
+        fromResults.dataset.query = text;
+        fromResults.replaceChildren(...(places.length ? places.map((p) => el('li', null, el('button', { type: 'button', class: 'rooms-result', on: { click: () => go(p.id) } },
+          el('span', 'rooms-result-title', p.title), el('span', 'rooms-result-sub', p.subtitle ?? ''))))
+          : [el('li', 'rooms-empty', `Nothing matches “${text}”. Try a room number or a building’s name.`)]));
+      } catch {
+        if (n !== asked) return;
+        fromResults.replaceChildren(el('li', 'rooms-empty', 'Search needs a connection.'));
+      }
     });
     body.replaceChildren(el('div', 'rooms-start',
       el('h2', 'rooms-title', `Directions to ${place.title}`),

@@ -674,9 +674,9 @@ def generated_day(rng, name, size):
         where = None if call else rng.choice(elsewhere + [0] if elsewhere else [0])
         events.append({"kind": "flexible", "what": what, "earliest": lo, "latest": hi, "minutes": length,
                        "location": where, "modes": some_modes(rng)})
-    if stranded:
-        target = rng.choice([e for e in events if e["location"] not in (None, 0)])
-        target.update(location=count - 1, modes=["walk"])
+    candidates = [e for e in events if e["location"] not in (None, 0)]
+    if stranded and candidates:
+        rng.choice(candidates).update(location=count - 1, modes=["walk"])
     events.sort(key=lambda e: e.get("start", e.get("earliest")))
     for i, e in enumerate(events):
         e["id"] = f"e{i}" + (f"-{e['what']}" if e["what"] else "")
@@ -747,6 +747,10 @@ def percentile(xs, p):
     return s[min(len(s) - 1, round((len(s) - 1) * p))]
 
 
+def millis(ms):
+    return f"{ms:,.3f}" if ms < 10 else f"{ms:,.1f}"
+
+
 def in_group(day, lo, hi):
     return lo <= len(day["events"]) <= hi
 
@@ -757,7 +761,7 @@ def solve_all(days, workers, limit):
     for day in days:
         r = results[day["name"]] = solve_cpsat(day, workers, limit)
         shown = str(tuple(r["objective"])) if r["objective"] else "-"
-        print(f"{day['name']:<10} {len(day['events']):>3} events  {shown:<24} {r['status']:<10} {r['seconds']:8.3f} s", flush=True)
+        print(f"{day['name']:<10} {len(day['events']):>3} events  {shown:<24} {r['status']:<32} {r['seconds']:8.3f} s", flush=True)
     return results
 
 
@@ -784,7 +788,7 @@ def difference(name, ours, cp):
     if mine[:proven] != theirs[:proven]:
         return f"{name}: Waymark {mine}, CP-SAT {theirs} (optimal in {', '.join(LEVELS[:proven])})"
     if theirs and mine > theirs:
-        return f"{name}: Waymark {mine} is worse than a plan CP-SAT found, {theirs} ({cp['status']})"
+        return f"{name}: Waymark {mine} is worse than a plan CP-SAT found, {theirs}; CP-SAT: {cp['status']}"
     return None
 
 
@@ -875,7 +879,7 @@ def cmd_run(args):
             w50 = percentile([ours[n]["p50Micros"] / 1000 for n in names], 0.5)
             w99 = percentile([ours[n]["p99Micros"] / 1000 for n in names], 0.99)
             ratio = f"{c99 / w99:,.0f}×" if w99 > 0 else "-"
-            print(f"{label:<8}{len(names):>6}{c50:>10.1f} ms{c99:>10.1f} ms{w50:>11.3f} ms{w99:>11.3f} ms{ratio:>11}")
+            print(f"{label:<8}{len(names):>6}{millis(c50):>10} ms{millis(c99):>10} ms{millis(w50):>11} ms{millis(w99):>11} ms{ratio:>11}")
     biggest = max(len(d["events"]) for d in days)
     names = [d["name"] for d in days if len(d["events"]) == biggest and d["name"] in ours]
     if names:
@@ -884,7 +888,7 @@ def cmd_run(args):
         stopped = sum(1 for n in names if n in unproven)
         note = f" (CP-SAT stopped at {args.limit:.0f} s, unproven, on {stopped} of them)" if stopped else ""
         faster = f"{c99 / w99:,.0f} times faster" if w99 > 0 else "faster than its clock shows"
-        print(f"{biggest}-event days, {len(names)}: p99 CP-SAT {c99:,.1f} ms, Waymark {w99:.3f} ms: Waymark {faster}{note}")
+        print(f"{biggest}-event days, {len(names)}: p99 CP-SAT {millis(c99)} ms, Waymark {millis(w99)} ms: Waymark {faster}{note}")
     if unproven:
         print(f"CP-SAT proved no optimum within {args.limit:.0f} s on {len(unproven)} of {len(days)} days: "
               f"{', '.join(unproven)}; those are checked as far as it got")

@@ -170,10 +170,13 @@ private final class PlanSearch {
         }
     }
 
+    /// At the origin (or nowhere), nothing done yet.
+    var start: State {
+        State(t: problem.origin?.ready ?? 0, loc: problem.origin?.location ?? -1, fixedDone: 0, flexDone: 0,
+              lunchDone: problem.lunch == nil, unreachable: 0, lateness: 0, cost: 0)
+    }
+
     func run() {
-        let start = State(
-            t: problem.origin?.ready ?? 0, loc: problem.origin?.location ?? -1, fixedDone: 0, flexDone: 0,
-            lunchDone: problem.lunch == nil, unreachable: 0, lateness: 0, cost: 0)
         visit(start, bound: bound(start))
     }
 
@@ -357,9 +360,7 @@ private final class PlanSearch {
     // MARK: The plan, replayed from the best path
 
     func result() -> DayPlan {
-        var s = State(
-            t: problem.origin?.ready ?? 0, loc: problem.origin?.location ?? -1, fixedDone: 0, flexDone: 0,
-            lunchDone: problem.lunch == nil, unreachable: 0, lateness: 0, cost: 0)
+        var s = start
         var steps: [DayPlan.Step] = []
         var unreachable: [Int] = []
         var travelMinutes = 0

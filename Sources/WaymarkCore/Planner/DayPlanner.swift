@@ -11,7 +11,8 @@
 /// before the event begins, wholly inside the lunch window.
 ///
 /// The best plan has, in this order, the fewest unreachable events, the least lateness, lunch if
-/// possible, and the least weighted travel. Search: depth first over "what comes next", earliest
+/// possible, and the least weighted travel; of plans as good, the one that gives up later fixed
+/// events rather than earlier ones. Search: depth first over "what comes next", earliest
 /// first so a good plan is found at once; a branch is cut when a lower bound on what it can still
 /// reach is no better than the best plan so far, or when another branch reached the same state
 /// (same events done, same place, lunch had or not) no later and no worse on every count.
@@ -41,6 +42,8 @@ private final class PlanSearch {
         case attend(item: Int, option: Int, lunchOnArrival: Bool)
         case lunchNow
         case skipFixed(item: Int)
+
+        var isSkip: Bool { if case .skipFixed = self { true } else { false } }
     }
 
     struct State {
@@ -52,6 +55,9 @@ private final class PlanSearch {
         var unreachable: Int
         var lateness: Int
         var cost: Int
+        /// Grows more for giving up an earlier fixed event: of two plans as good, the one that
+        /// keeps the earlier events wins (a person expects the later one to be the one in doubt).
+        var skipPenalty: Int
     }
 
     struct Key: Hashable {
@@ -60,9 +66,9 @@ private final class PlanSearch {
     }
 
     struct Label {
-        var unreachable: Int, lateness: Int, cost: Int, t: Int
+        var unreachable: Int, lateness: Int, cost: Int, t: Int, skipPenalty: Int
         func dominates(_ o: Label) -> Bool {
-            unreachable <= o.unreachable && lateness <= o.lateness && cost <= o.cost && t <= o.t
+            unreachable <= o.unreachable && lateness <= o.lateness && cost <= o.cost && t <= o.t && skipPenalty <= o.skipPenalty
         }
     }
 
@@ -83,6 +89,7 @@ private final class PlanSearch {
     let allFlex: UInt64
 
     var best: DayPlan.Objective?
+    var bestSkipPenalty = 0
     var bestPath: [Action] = []
     var path: [Action] = []
     var seen: [Key: [Label]] = [:]
@@ -173,7 +180,7 @@ private final class PlanSearch {
     /// At the origin (or nowhere), nothing done yet.
     var start: State {
         State(t: problem.origin?.ready ?? 0, loc: problem.origin?.location ?? -1, fixedDone: 0, flexDone: 0,
-              lunchDone: problem.lunch == nil, unreachable: 0, lateness: 0, cost: 0)
+              lunchDone: problem.lunch == nil, unreachable: 0, lateness: 0, cost: 0, skipPenalty: 0)
     }
 
     func run() {
@@ -186,7 +193,7 @@ private final class PlanSearch {
         if exhausted { return }
         explored += 1
         if explored > budget { exhausted = true; return }
-        if let best, !(b < best) { return }
+        if !canImprove(b, s) { return }
         if !record(s) { return }
 
         if s.fixedDone == fixed.count { finish(s) }
@@ -198,6 +205,7 @@ private final class PlanSearch {
             var skipped = s
             skipped.fixedDone += 1
             skipped.unreachable += 1
+            skipped.skipPenalty += fixed.count - s.fixedDone
             children.append((skipped, .skipFixed(item: item)))
         }
         for (bit, item) in flex.enumerated() where s.flexDone & (1 << UInt64(bit)) == 0 {
@@ -212,11 +220,16 @@ private final class PlanSearch {
                 children.append((eaten, .lunchNow))
             }
         }
-        // Most promising first, by what each child can still reach at best, then the earliest:
-        // the first plan found is usually the best, and the bound cuts the rest.
+        // Most promising first, by what each child can still reach at best, then going over
+        // giving up (of two plans as good, the one that keeps the earlier event), then the
+        // earliest: the first plan found is usually the best, and the bound cuts the rest.
         var ranked = children.map { (state: $0.0, action: $0.1, bound: bound($0.0)) }
-        if let best { ranked.removeAll { !($0.bound < best) } }
-        ranked.sort { a, b in a.bound != b.bound ? a.bound < b.bound : a.state.t < b.state.t }
+        ranked.removeAll { !canImprove($0.bound, $0.state) }
+        ranked.sort { a, b in
+            if a.bound != b.bound { return a.bound < b.bound }
+            if a.action.isSkip != b.action.isSkip { return b.action.isSkip }
+            return a.state.t < b.state.t
+        }
         for (child, action, childBound) in ranked {
             path.append(action)
             visit(child, bound: childBound)
@@ -274,16 +287,24 @@ private final class PlanSearch {
         let left = (allFlex & ~s.flexDone).nonzeroBitCount
         let objective = DayPlan.Objective(
             unreachable: s.unreachable + left, lateness: s.lateness, missedLunch: s.lunchDone ? 0 : 1, travelCost: s.cost)
-        if best == nil || objective < best! {
+        if best == nil || objective < best! || (objective == best! && s.skipPenalty < bestSkipPenalty) {
             best = objective
+            bestSkipPenalty = s.skipPenalty
             bestPath = path
         }
+    }
+
+    /// Whether a state whose plans reach `bound` at best could beat the best plan so far. The
+    /// skip penalty only grows, so the state's own is a bound on it.
+    private func canImprove(_ bound: DayPlan.Objective, _ s: State) -> Bool {
+        guard let best else { return true }
+        return bound < best || (bound == best && s.skipPenalty < bestSkipPenalty)
     }
 
     /// False when an earlier branch reached the same state no worse on every count.
     private func record(_ s: State) -> Bool {
         let key = Key(flexDone: s.flexDone, packed: s.fixedDone | (s.loc + 1) << 8 | (s.lunchDone ? 1 << 30 : 0))
-        let label = Label(unreachable: s.unreachable, lateness: s.lateness, cost: s.cost, t: s.t)
+        let label = Label(unreachable: s.unreachable, lateness: s.lateness, cost: s.cost, t: s.t, skipPenalty: s.skipPenalty)
         if var labels = seen[key] {
             if labels.contains(where: { $0.dominates(label) }) { return false }
             labels.removeAll { label.dominates($0) }

@@ -10,6 +10,7 @@ struct WaymarkServices: Sendable {
     let accounts: AccountsServices
     let parking: ParkingServices
     let wayfinding: WayfindingServices
+    let planner: PlannerServices
     let notifications: NotificationsServices
     let operations: OperationsServices
 
@@ -44,8 +45,11 @@ struct WaymarkServices: Sendable {
         // What each area keeps of a person, for erasure and a device's move into an account.
         accounts.personalData.register(ParkingPersonalData())
         accounts.personalData.register(NotificationsPersonalData())
+        let wayfinding = WayfindingServices(environment)
+        let planner = PlannerServices(environment, parking: parking, wayfinding: wayfinding, notifications: notifications)
+        accounts.personalData.register(PlannerPersonalData())
         let operations = OperationsServices(environment, accounts: accounts, openAPIDocument: document)
-        return WaymarkServices(environment: environment, accounts: accounts, parking: parking, wayfinding: WayfindingServices(environment),
+        return WaymarkServices(environment: environment, accounts: accounts, parking: parking, wayfinding: wayfinding, planner: planner,
                                notifications: notifications, operations: operations)
     }
 
@@ -54,6 +58,7 @@ struct WaymarkServices: Sendable {
     static let signedInOperations: Set<String> = AccountsServices.signedInOperations
         .union(ParkingServices.signedInOperations)
         .union(WayfindingServices.signedInOperations)
+        .union(PlannerServices.signedInOperations)
         .union(NotificationsServices.signedInOperations)
         .union(OperationsServices.signedInOperations)
 

@@ -276,6 +276,16 @@ struct AccountTests {
             try await ctx.call(.PUT, "/v1/me/permits", token: gone.token, json: ["permits": ["green"]])
             try await ctx.call(.PUT, "/v1/me/profile", token: gone.token, json: ["email": "mia@example.com", "firstName": "Mia", "about": "Hello"])
             try await ctx.call(.POST, "/v1/me/schedule/blocks", token: gone.token, json: ["weekday": 2, "startSlot": 16, "endSlot": 20])
+            // PLN-1, PLN-2, PLN-4: a calendar, a repeating event with a cancelled day, preferences.
+            let event = try await ctx.call(.POST, "/v1/me/planner/events", token: gone.token, json: [
+                "title": "Mia's seminar", "start": "2026-11-23T09:00", "end": "2026-11-23T10:00", "timeZone": "Europe/Rome",
+                "repeat": ["weekdays": [2]], "place": ["name": "Mia's office", "latitude": 45.478, "longitude": 9.227]])
+            #expect(event.status == .created)
+            let eventId = try #require((event.json["event"] as? [String: Any])?["id"] as? String)
+            #expect(try await ctx.call(.DELETE, "/v1/me/planner/events/\(eventId)/occurrences/2026-11-30", token: gone.token).status == .noContent)
+            try await ctx.call(.PUT, "/v1/me/planner/preferences", token: gone.token, json: [
+                "ecoMode": true, "maxWalkingMetres": 1500, "maxBikingMetres": 5000, "ownsBike": true, "bikeSharing": false,
+                "transitFrom": "06:00", "transitTo": "24:00", "ownsCar": false, "carSharing": false, "rideSharingService": "Mia's taxi"])
             try await ctx.call(.PUT, "/v1/me/picture", token: gone.token, body: Self.png, contentType: "image/png")
             _ = try await ctx.signIn("mia_gone", "Wrong!pass1")  // a throttle counter under the name
             // PRK-17: an operator, with a day of activity noted by her signed-in requests.

@@ -18,5 +18,6 @@ enum Migrations {
         CreateSensorCommitFunction(),
         CreateWebPush(),
         CreateWayfinding(),
+        CreatePlanner(),
     ]
 }

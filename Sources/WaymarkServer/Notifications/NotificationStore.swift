@@ -11,6 +11,7 @@ struct NotificationDraft: Sendable {
         case lotAlmostFull = "lot-almost-full"
         case lotFull = "lot-full"
         case spaceFreed = "space-freed"
+        case planUnreachable = "plan-unreachable"
     }
 
     var userId: String
@@ -20,6 +21,8 @@ struct NotificationDraft: Sendable {
     var lotId: String? = nil
     var bookingId: String? = nil
     var holdId: String? = nil
+    /// A day of the person's plan (`YYYY-MM-DD`) the notice is about.
+    var planDay: String? = nil
 }
 
 struct NotificationRow: Sendable {
@@ -32,10 +35,11 @@ struct NotificationRow: Sendable {
     var lotId: String?
     var bookingId: String?
     var holdId: String?
+    var planDay: String?
     var createdAt: Int64
     var readAt: Int64?
 
-    static let columns = "seq, id, user_id, kind, title, body, lot_id, booking_id, hold_id, created_at, read_at"
+    static let columns = "seq, id, user_id, kind, title, body, lot_id, booking_id, hold_id, plan_day, created_at, read_at"
 
     init(_ r: any SQLRow) throws {
         seq = try r.decode(column: "seq", as: Int64.self)
@@ -47,6 +51,7 @@ struct NotificationRow: Sendable {
         lotId = try r.decode(column: "lot_id", as: String?.self)
         bookingId = try r.decode(column: "booking_id", as: String?.self)
         holdId = try r.decode(column: "hold_id", as: String?.self)
+        planDay = try r.decode(column: "plan_day", as: String?.self)
         createdAt = try r.decode(column: "created_at", as: Int64.self)
         readAt = try r.decode(column: "read_at", as: Int64?.self)
     }
@@ -69,9 +74,9 @@ enum NotificationStore {
         if sql.dialect.name == "postgresql" { try await sql.raw("SELECT pg_advisory_xact_lock(\(bind: appendLockKey))").run() }
         for d in drafts {
             try await sql.raw("""
-                INSERT INTO notifications (id, user_id, kind, title, body, lot_id, booking_id, hold_id, created_at)
+                INSERT INTO notifications (id, user_id, kind, title, body, lot_id, booking_id, hold_id, plan_day, created_at)
                 VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: d.userId), \(bind: d.kind.rawValue), \(bind: d.title),
-                        \(bind: d.body), \(bind: d.lotId), \(bind: d.bookingId), \(bind: d.holdId), \(bind: now.millis))
+                        \(bind: d.body), \(bind: d.lotId), \(bind: d.bookingId), \(bind: d.holdId), \(bind: d.planDay), \(bind: now.millis))
                 """).run()
         }
         for userId in Set(drafts.map(\.userId)) {

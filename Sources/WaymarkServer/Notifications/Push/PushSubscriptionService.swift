@@ -89,6 +89,7 @@ extension NotificationDraft.Kind {
         case .lotAlmostFull: "A lot you watch is almost full"
         case .lotFull: "A lot you watch is full"
         case .spaceFreed: "A booked space was freed in a lot you watch"
+        case .planUnreachable: "An event in your plan cannot be reached in time"
         }
     }
 }

@@ -1,0 +1,156 @@
+import Foundation
+import WaymarkCore
+
+/// The day plan as the API shows it (PLN-3, PLN-5, PLN-6): each event at the time the planner
+/// gives it (unreachable ones at their own time), lunch, the trip to each event with the other
+/// trips the person would take, and what to warn about. Reads only; `plan(events:…)` is pure.
+struct DayPlans: Sendable {
+    let store: SQLStore
+    let now: @Sendable () -> Date
+    let estimator: any TravelEstimator
+
+    /// Search nodes per day on the server: a crowded day answers within a second with the best
+    /// plan found (marked not proven) rather than keeping the request waiting.
+    static let budget = 200_000
+
+    struct Leg: Sendable, Hashable {
+        var mode: TravelMode
+        var depart: Date
+        var arrive: Date
+        var minutes: Int
+        var metres: Int
+        var from: Coordinate
+        var to: Coordinate
+    }
+
+    struct Step: Sendable {
+        enum Kind: String, Sendable { case event, lunch }
+        var kind: Kind
+        var start: Date
+        var end: Date
+        var event: PlannerEventRow?
+        var occurrenceDay: LocalDay?
+        var flexible = false
+        var arrival: DayPlan.Arrival?
+        var lateMinutes = 0
+        var why: String?
+        var leg: Leg?
+        var lunchBefore = false
+        var options: [TravelEstimate] = []
+        var refusals: [(mode: TravelMode, reason: String)] = []
+    }
+
+    struct Warning: Sendable, Hashable {
+        var eventId: String
+        var day: LocalDay
+        var title: String
+        var message: String
+    }
+
+    struct View: Sendable {
+        var day: LocalDay
+        var zone: TimeZone
+        var past: Bool
+        var steps: [Step]
+        var warnings: [Warning]
+        var travelMinutes: Int
+        var lunchMissed: Bool
+        var proven: Bool
+    }
+
+    func plan(userId: String, day: LocalDay, zone: TimeZone?) async throws -> View {
+        let events = try await PlannerStore.events(userId: userId, on: store.sql)
+        let prefs = try await PlannerStore.preferences(userId: userId, on: store.sql)
+        return Self.plan(events: events, preferences: prefs, day: day, zone: zone ?? Self.zone(of: events), now: now(), estimator: estimator)
+    }
+
+    /// The zone a person's days are read in when none is asked for: the one most of their events
+    /// use (ties by name), or UTC.
+    static func zone(of events: [PlannerEventRow]) -> TimeZone {
+        let counts = Dictionary(grouping: events, by: \.zone.identifier).mapValues(\.count)
+        let best = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }
+        return best.flatMap { TimeZone(identifier: $0.key) } ?? TimeZone(identifier: "UTC")!
+    }
+
+    static func midnight(_ day: LocalDay, _ zone: TimeZone) -> Date { WallTime(day: day, minute: 0).instant(in: zone) }
+
+    static func plan(events: [PlannerEventRow], preferences: TravelPreferences, day: LocalDay, zone: TimeZone, now: Date,
+                     estimator: any TravelEstimator) -> View {
+        let from = midnight(day, zone), to = midnight(day.adding(days: 1), zone)
+        let past = day < LocalDay(containing: now, timeZone: zone)
+        var rows: [String: PlannerEventRow] = [:]
+        var dayEvents: [DayEvent] = []
+        for e in events {
+            rows[e.id] = e
+            dayEvents += e.dayEvents(from: from, to: to)
+        }
+        guard !dayEvents.isEmpty else {
+            return View(day: day, zone: zone, past: past, steps: [], warnings: [], travelMinutes: 0, lunchMissed: false, proven: true)
+        }
+        dayEvents.sort { ($0.start, $0.end, $0.id) < ($1.start, $1.end, $1.id) }
+        let options = TripOptions(estimator: estimator, preferences: preferences)
+        let planned = DayProblem.planDay(dayEvents, day: day, zone: zone, options: options, budget: budget)
+        let titles = dayEvents.map { rows[$0.id]?.title ?? "" }
+        var steps: [Step] = []
+        var warnings: [Warning] = []
+        var here: Coordinate?
+        for step in planned.plan.steps {
+            switch step {
+            case .lunch(let s, let e):
+                steps.append(Step(kind: .lunch, start: planned.date(s), end: planned.date(e)))
+            case .visit(let v):
+                let ev = dayEvents[v.item]
+                let row = rows[ev.id]!
+                if let s = v.lunchOnArrival {
+                    steps.append(Step(kind: .lunch, start: planned.date(s), end: planned.date(s + planned.plan.lunchMinutes)))
+                }
+                var out = Step(kind: .event, start: planned.date(v.begin), end: planned.date(v.end), event: row, occurrenceDay: ev.originalDay,
+                               flexible: ev.flexibleMinutes != nil, arrival: v.arrival, lateMinutes: v.lateness,
+                               why: Optional(PlanExplanation.why(v, titles: titles)).flatMap { $0.isEmpty ? nil : $0 },
+                               lunchBefore: v.lunchOnArrival != nil)
+                if let trip = v.trip {
+                    let a = planned.places[trip.from], b = planned.places[trip.to]
+                    out.leg = Leg(mode: trip.mode, depart: planned.date(trip.depart), arrive: planned.date(trip.arrive), minutes: trip.minutes,
+                                  metres: estimator.estimate(from: a, to: b, by: trip.mode)?.metres ?? 0, from: a, to: b)
+                }
+                if let a = here, let b = ev.place, a != b {
+                    out.options = options.options(from: a, to: b, modes: ev.modes).sorted { ($0.minutes, $0.mode) < ($1.minutes, $1.mode) }
+                    for mode in TravelMode.allCases where ev.modes.contains(mode) && !out.options.contains(where: { $0.mode == mode }) {
+                        out.refusals.append((mode, options.refusal(from: a, to: b, mode: mode) ?? "Public transport is outside your hours for it."))
+                    }
+                }
+                if v.arrival == .late {
+                    warnings.append(Warning(eventId: row.id, day: day, title: row.title, message: "“\(row.title)” will begin late. \(out.why ?? "")"))
+                }
+                if let p = ev.place { here = p }
+                steps.append(out)
+            }
+        }
+        for item in planned.plan.unreachable {
+            let ev = dayEvents[item]
+            let row = rows[ev.id]!
+            let start = ev.start
+            let end = ev.flexibleMinutes.map { start.addingTimeInterval(TimeInterval($0 * 60)) } ?? ev.end
+            // From where the person is at the event's time: the last place reached before it.
+            let before = steps.last { $0.kind == .event && $0.end <= start && $0.event?.place != nil }?.event?.place?.coordinate
+            let reason = PlanExplanation.unreachable(from: before, to: ev.place, modes: ev.modes, options: options)
+            steps.append(Step(kind: .event, start: start, end: end, event: row, occurrenceDay: ev.originalDay, flexible: ev.flexibleMinutes != nil,
+                              arrival: .unreachable, why: reason))
+            warnings.append(Warning(eventId: row.id, day: day, title: row.title, message: "“\(row.title)” cannot be reached. \(reason)"))
+        }
+        steps.sort { ($0.start, $0.kind == .lunch ? 0 : 1) < ($1.start, $1.kind == .lunch ? 0 : 1) }
+        if past {
+            // No travel for days gone by (D3).
+            for i in steps.indices {
+                steps[i].leg = nil
+                steps[i].options = []
+                steps[i].refusals = []
+                steps[i].arrival = nil
+                steps[i].why = nil
+            }
+            warnings = []
+        }
+        return View(day: day, zone: zone, past: past, steps: steps, warnings: warnings, travelMinutes: past ? 0 : planned.plan.travelMinutes,
+                    lunchMissed: planned.plan.objective.missedLunch > 0, proven: planned.plan.proven)
+    }
+}

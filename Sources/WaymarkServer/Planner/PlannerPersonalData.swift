@@ -1,0 +1,30 @@
+import Foundation
+import SQLKit
+import WaymarkCore
+
+/// What the Planner keeps of a person (ACC-5, ACC-8): calendars with their events, and travel
+/// preferences. On sign-in a device's calendars and events join the account's (D1: every device
+/// sees the same plan); its preferences are kept only if the account has none.
+struct PlannerPersonalData: PersonalData {
+    func move(from deviceId: String, to accountId: String, now: Date, sql: any SQLDatabase) async throws {
+        let accountCalendars = try await PlannerStore.calendars(userId: accountId, on: sql)
+        let deviceEvents = try await sql.raw("SELECT COUNT(*) AS n FROM planner_events WHERE user_id = \(bind: deviceId)").first()?
+            .decode(column: "n", as: Int.self) ?? 0
+        // An untouched "Personal" of the device adds nothing beside the account's own.
+        if deviceEvents > 0 || accountCalendars.isEmpty {
+            try await sql.raw("UPDATE planner_calendars SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId)").run()
+            try await sql.raw("UPDATE planner_events SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId)").run()
+        }
+        let hasPreferences = try await sql.raw("SELECT user_id FROM planner_preferences WHERE user_id = \(bind: accountId)").first() != nil
+        if !hasPreferences {
+            try await sql.raw("UPDATE planner_preferences SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId)").run()
+        }
+    }
+
+    func erase(userId: String, now: Date, sql: any SQLDatabase) async throws {
+        // Exceptions go with their events.
+        for table in ["planner_events", "planner_calendars", "planner_preferences"] {
+            try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: userId)").run()
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Vapor
+import WaymarkCore
 @testable import WaymarkServer
 
 /// Places in Milan for the plans below (the demo gazetteer's positions).
@@ -316,5 +317,27 @@ struct PlannerTests {
             #expect(try await ctx.call(.GET, "/v1/planner/places?q=%20-%20").status == .badRequest)
             #expect(try await ctx.call(.GET, "/v1/planner/places?q=").status == .badRequest)
         }
+    }
+}
+
+@Suite("Planner days beyond what a person keeps (PLN-6, QLT-2)")
+struct CrowdedDayTests {
+    @Test("PLN-6 a day of 90 events, 70 of them flexible, is planned at once: a first plan, never a crash")
+    func crowded() throws {
+        let rome = try #require(TimeZone(identifier: "Europe/Rome"))
+        let day = try #require(LocalDay("2026-11-19"))
+        var events: [PlannerEventRow] = []
+        for i in 0..<90 {
+            let flexible = i < 70
+            let start = WallTime(day: day, minute: 420 + i * 5)
+            let end = WallTime(day: day, minute: flexible ? 1_200 : 425 + i * 5)
+            let place = EventPlace(name: "P\(i % 7)", coordinate: Coordinate(latitude: 45.47 + Double(i % 7) * 0.004, longitude: 9.2))
+            events.append(PlannerEventRow(id: "e\(100 + i)", calendarId: "c", title: "Event \(i)", start: start, end: end, zone: rome,
+                                          durationMinutes: flexible ? 10 : nil, repeats: nil, place: place, modes: [.walk, .transit]))
+        }
+        let view = DayPlans.plan(events: events, preferences: TravelPreferences(), day: day, zone: rome,
+                                 now: Date(timeIntervalSince1970: 1_795_021_200), estimator: GroundDistanceEstimator())
+        #expect(view.steps.filter { $0.kind == DayPlans.Step.Kind.event }.count == 90)
+        #expect(!view.proven, "a first plan within the small budget of a crowded day, not a long search")
     }
 }

@@ -9,9 +9,18 @@ struct DayPlans: Sendable {
     let now: @Sendable () -> Date
     let estimator: any TravelEstimator
 
-    /// Search nodes per day on the server: a crowded day answers within a second with the best
-    /// plan found (marked not proven) rather than keeping the request waiting.
+    /// Search nodes per day on the server. Each node costs more the more events a day has, so
+    /// beyond 20 events the budget shrinks with their square: a crowded day answers quickly with
+    /// the best plan found (marked not proven) rather than keeping the request waiting. Checking
+    /// the days a change touches plans up to 14 of them, so each gets a tenth.
     static let budget = 200_000
+    static let checkBudget = 20_000
+
+    static func budget(_ base: Int, events n: Int) -> Int {
+        n <= 20 ? base : max(1_000, base * 100 / (n * n))
+    }
+    /// The planner moves at most 64 flexible events a day; any more keep their window's opening.
+    static let maximumFlexible = 64
 
     struct Leg: Sendable, Hashable {
         var mode: TravelMode
@@ -75,7 +84,7 @@ struct DayPlans: Sendable {
     static func midnight(_ day: LocalDay, _ zone: TimeZone) -> Date { WallTime(day: day, minute: 0).instant(in: zone) }
 
     static func plan(events: [PlannerEventRow], preferences: TravelPreferences, day: LocalDay, zone: TimeZone, now: Date,
-                     estimator: any TravelEstimator) -> View {
+                     estimator: any TravelEstimator, budget: Int = budget) -> View {
         let from = midnight(day, zone), to = midnight(day.adding(days: 1), zone)
         let past = day < LocalDay(containing: now, timeZone: zone)
         var rows: [String: PlannerEventRow] = [:]
@@ -88,8 +97,17 @@ struct DayPlans: Sendable {
             return View(day: day, zone: zone, past: past, steps: [], warnings: [], travelMinutes: 0, lunchMissed: false, proven: true)
         }
         dayEvents.sort { ($0.start, $0.end, $0.id) < ($1.start, $1.end, $1.id) }
+        var flexible = 0
+        for i in dayEvents.indices where dayEvents[i].flexibleMinutes != nil {
+            flexible += 1
+            if flexible > maximumFlexible, let m = dayEvents[i].flexibleMinutes {
+                dayEvents[i].end = dayEvents[i].start.addingTimeInterval(TimeInterval(m * 60))
+                dayEvents[i].flexibleMinutes = nil
+            }
+        }
         let options = TripOptions(estimator: estimator, preferences: preferences)
-        let planned = DayProblem.planDay(dayEvents, day: day, zone: zone, options: options, budget: budget)
+        let planned = DayProblem.planDay(dayEvents, day: day, zone: zone, options: options,
+                                         budget: Self.budget(budget, events: dayEvents.count))
         let titles = dayEvents.map { rows[$0.id]?.title ?? "" }
         var steps: [Step] = []
         var warnings: [Warning] = []

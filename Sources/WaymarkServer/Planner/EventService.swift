@@ -11,8 +11,8 @@ struct EventService: Sendable {
     let notifier: Notifier
 
     static let maximumEvents = 2_000
-    /// How far ahead a change is checked for events it makes unreachable.
-    static let warningDays = 14
+    /// How far ahead a change is checked for events it makes unreachable: the coming week.
+    static let warningDays = 7
 
     struct Input: Sendable {
         var title: String
@@ -147,9 +147,11 @@ struct EventService: Sendable {
             let (a, b) = (DayPlans.midnight(day, zone), DayPlans.midnight(day.adding(days: 1), zone))
             let touched = [before, after].contains { $0.map { !$0.dayEvents(from: a, to: b).isEmpty } ?? false }
             guard touched else { continue }
-            let old = Set(DayPlans.plan(events: eventsBefore, preferences: prefs, day: day, zone: zone, now: now, estimator: estimator).warnings
+            let old = Set(DayPlans.plan(events: eventsBefore, preferences: prefs, day: day, zone: zone, now: now, estimator: estimator,
+                                           budget: DayPlans.checkBudget).warnings
                 .map { "\($0.eventId)/\($0.message)" })
-            let new = DayPlans.plan(events: eventsAfter, preferences: prefs, day: day, zone: zone, now: now, estimator: estimator).warnings
+            let new = DayPlans.plan(events: eventsAfter, preferences: prefs, day: day, zone: zone, now: now, estimator: estimator,
+                                           budget: DayPlans.checkBudget).warnings
             warnings += new
             fresh += new.filter { !old.contains("\($0.eventId)/\($0.message)") }
         }

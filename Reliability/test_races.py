@@ -1,4 +1,4 @@
-"""Races (PRK-9, PRK-12, PRK-13, issue 6), over real HTTP, each round with its own timing.
+"""Races (PRK-9, PRK-12, PRK-13, PLN-1, issue 6), over real HTTP, each round with its own timing.
 
 Holds: many rounds of guests rushing for one free spot (a random start spread, a random number
 of guests, the same guest sometimes asking twice, a cancel racing the next round's asks).
@@ -11,6 +11,7 @@ the end every wallet equals its top-ups minus what its bookings paid, never belo
 
   WAYMARK_RACE_ROUNDS          hold rounds (default 40)
   WAYMARK_BOOKING_RACE_ROUNDS  booking rounds (default 8)
+  WAYMARK_PLANNER_RACE_ROUNDS  first-calendar and last-calendar rounds (default 10)
 """
 from __future__ import annotations
 
@@ -209,3 +210,48 @@ def test_bookings_never_oversell_a_lot_nor_overdraw_a_wallet(demo_server):
     report("races_bookings", {"rounds": rounds, "lot_capacity": capacity, "accounts": contenders, "booked": sold,
                               "refused_lot_full": refused, "seconds": round(time.monotonic() - started, 1)})
     assert not problems, "\n".join(problems[:30])
+
+
+def test_a_person_always_keeps_exactly_one_first_calendar(demo_server):
+    """PLN-1: a first visit from several tabs at once makes one "Personal" calendar, and deleting
+    every calendar at once leaves exactly one: the rule is decided in the database."""
+    server = demo_server
+    rounds = env_int("WAYMARK_PLANNER_RACE_ROUNDS", 10)
+    rng = random.Random()
+    problems: list[str] = []
+    for round_no in range(rounds):
+        token = guests(server, 1)[0]
+        auth = {"Authorization": f"Bearer {token}"}
+        gate = threading.Barrier(6)
+        seen: list[int] = []
+
+        def first_visit():
+            gate.wait()
+            time.sleep(rng.random() * 0.005)
+            r = requests.get(f"{server.url}/v1/me/planner/calendars", headers=auth, timeout=30)
+            seen.append(len(r.json()["calendars"]) if r.status_code == 200 else -r.status_code)
+
+        threads = [threading.Thread(target=first_visit) for _ in range(6)]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        if seen != [1] * 6:
+            problems.append(f"round {round_no}: first visits saw {seen} calendars")
+        for name in ("Work", "Sport", "Family"):
+            requests.post(f"{server.url}/v1/me/planner/calendars", headers=auth, timeout=30,
+                          json={"name": name, "colour": "#0b8043"}).raise_for_status()
+        ids = [c["id"] for c in requests.get(f"{server.url}/v1/me/planner/calendars", headers=auth, timeout=30).json()["calendars"]]
+        gate = threading.Barrier(len(ids))
+        statuses: list[int] = []
+
+        def delete(calendar_id):
+            gate.wait()
+            statuses.append(requests.delete(f"{server.url}/v1/me/planner/calendars/{calendar_id}", headers=auth, timeout=30).status_code)
+
+        threads = [threading.Thread(target=delete, args=(i,)) for i in ids]
+        for t in threads: t.start()
+        for t in threads: t.join()
+        left = requests.get(f"{server.url}/v1/me/planner/calendars", headers=auth, timeout=30).json()["calendars"]
+        if len(left) != 1 or sorted(statuses) != [204, 204, 204, 409]:
+            problems.append(f"round {round_no}: deleting all four answered {sorted(statuses)}, {len(left)} left")
+    report("planner-races", {"rounds": rounds, "first_visits_per_round": 6, "deletions_per_round": 4, "problems": problems})
+    assert not problems, problems

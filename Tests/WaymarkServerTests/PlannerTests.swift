@@ -82,6 +82,34 @@ struct PlannerTests {
         }
     }
 
+    @Test("PLN-1 first visits at once make one calendar; deleting every calendar at once leaves one", arguments: TestDatabase.available)
+    func calendarRaces(db: TestDatabase) async throws {
+        try await TestApp.with(db, configure: fastHashing) { ctx in
+            let me = try await ctx.device()
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<6 {
+                    group.addTask { (try await ctx.call(.GET, "/v1/me/planner/calendars", token: me.token).json["calendars"] as? [Any])?.count ?? 0 }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(counts == [1, 1, 1, 1, 1, 1])
+            for name in ["Work", "Sport", "Family"] {
+                try await ctx.call(.POST, "/v1/me/planner/calendars", token: me.token, json: ["name": name, "colour": "#0b8043"])
+            }
+            let ids = (try await ctx.call(.GET, "/v1/me/planner/calendars", token: me.token).json["calendars"] as? [[String: Any]] ?? [])
+                .compactMap { $0["id"] as? String }
+            #expect(ids.count == 4)
+            let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
+                for id in ids {
+                    group.addTask { try await ctx.call(.DELETE, "/v1/me/planner/calendars/\(id)", token: me.token).status.code }
+                }
+                return try await group.reduce(into: [UInt]()) { $0.append($1) }
+            }
+            #expect(statuses.sorted() == [204, 204, 204, 409])
+            #expect((try await ctx.call(.GET, "/v1/me/planner/calendars", token: me.token).json["calendars"] as? [Any])?.count == 1)
+        }
+    }
+
     @Test("PLN-2 events are checked as typed; a weekly 09:00 stays 09:00 across the DST change; one occurrence moves, another is cancelled",
           arguments: TestDatabase.available)
     func repeatsAndExceptions(db: TestDatabase) async throws {

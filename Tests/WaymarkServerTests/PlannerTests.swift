@@ -315,7 +315,7 @@ struct PlannerTests {
         }
     }
 
-    @Test("ACC-8 PLN-1 a device's calendars and events move into the account it signs in to", arguments: TestDatabase.available)
+    @Test("ACC-8 PLN-1 a device's events move into the account it signs in to, into its calendar of the same name", arguments: TestDatabase.available)
     func deviceMovesToAccount(db: TestDatabase) async throws {
         try await TestApp.with(db, configure: fastHashing) { ctx in
             let account = try await ctx.register("nora")
@@ -324,13 +324,19 @@ struct PlannerTests {
             let trip = try await ctx.call(.POST, "/v1/me/planner/calendars", token: device.token, json: ["name": "Trips", "colour": "#0b8043"])
             try await ctx.call(.POST, "/v1/me/planner/events", token: device.token,
                                json: event("Train", "2026-11-20T07:00", "2026-11-20T08:00", extra: ["calendarId": try #require(trip.json["id"] as? String)]))
+            try await ctx.call(.POST, "/v1/me/planner/calendars", token: device.token, json: ["name": "Untouched", "colour": "#616161"])
+            let personal = try await ctx.call(.POST, "/v1/me/planner/events", token: device.token,
+                                              json: event("Dentist", "2026-11-20T15:00", "2026-11-20T16:00", extra: ["calendarId": try #require(
+                                                  (try await ctx.call(.GET, "/v1/me/planner/calendars", token: device.token).json["calendars"] as? [[String: Any]])?
+                                                      .first { $0["name"] as? String == "Personal" }?["id"] as? String)]))
+            #expect(personal.status == .created)
             let signedIn = try await ctx.signIn("nora", device: device.token)
             let token = try #require(signedIn.json["token"] as? String)
             let names = (try await ctx.call(.GET, "/v1/me/planner/calendars", token: token).json["calendars"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-            #expect(names.sorted() == ["Personal", "Personal", "Trips"])
+            #expect(names.sorted() == ["Personal", "Trips"], "the device's Personal joins the account's; an empty calendar stays behind")
             let titles = (try await ctx.call(.GET, "/v1/me/planner/occurrences?from=2026-11-19&to=2026-11-20", token: token)
                 .json["occurrences"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
-            #expect(titles == ["Gym", "Train"])
+            #expect(titles == ["Gym", "Train", "Dentist"])
         }
     }
 

@@ -3,17 +3,27 @@ import SQLKit
 import WaymarkCore
 
 /// What the Planner keeps of a person (ACC-5, ACC-8): calendars with their events, and travel
-/// preferences. On sign-in a device's calendars and events join the account's (D1: every device
-/// sees the same plan); its preferences are kept only if the account has none.
+/// preferences. On sign-in a device's events join the account's (D1: every device sees the same
+/// plan): into the account's calendar of the same name when it has one, else with their own
+/// calendar; an untouched calendar of the device stays behind. Its preferences are kept only if
+/// the account has none.
 struct PlannerPersonalData: PersonalData {
     func move(from deviceId: String, to accountId: String, now: Date, sql: any SQLDatabase) async throws {
         let accountCalendars = try await PlannerStore.calendars(userId: accountId, on: sql)
-        let deviceEvents = try await sql.raw("SELECT COUNT(*) AS n FROM planner_events WHERE user_id = \(bind: deviceId)").first()?
-            .decode(column: "n", as: Int.self) ?? 0
-        // An untouched "Personal" of the device adds nothing beside the account's own.
-        if deviceEvents > 0 || accountCalendars.isEmpty {
-            try await sql.raw("UPDATE planner_calendars SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId)").run()
-            try await sql.raw("UPDATE planner_events SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId)").run()
+        var byName: [String: String] = [:]
+        for c in accountCalendars { byName[c.name.lowercased()] = c.id }
+        for c in try await PlannerStore.calendars(userId: deviceId, on: sql) {
+            let events = try await sql.raw("SELECT COUNT(*) AS n FROM planner_events WHERE calendar_id = \(bind: c.id)").first()?
+                .decode(column: "n", as: Int.self) ?? 0
+            if let same = byName[c.name.lowercased()] {
+                try await sql.raw("""
+                    UPDATE planner_events SET calendar_id = \(bind: same), user_id = \(bind: accountId) WHERE calendar_id = \(bind: c.id)
+                    """).run()
+            } else if events > 0 || accountCalendars.isEmpty {
+                try await sql.raw("UPDATE planner_calendars SET user_id = \(bind: accountId) WHERE id = \(bind: c.id)").run()
+                try await sql.raw("UPDATE planner_events SET user_id = \(bind: accountId) WHERE calendar_id = \(bind: c.id)").run()
+                byName[c.name.lowercased()] = c.id
+            }
         }
         let hasPreferences = try await sql.raw("SELECT user_id FROM planner_preferences WHERE user_id = \(bind: accountId)").first() != nil
         if !hasPreferences {

@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-26.1';
+const VERSION = '2026-11-26.2';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -82,6 +82,31 @@ const SHELL = [
   '/parking/star-picker.js',
   '/parking/status.js',
   '/parking/store.js',
+  '/planner/api.js',
+  '/planner/area.js',
+  '/planner/calendar-chips.js',
+  '/planner/calendar-editor.js',
+  '/planner/calendars-view.js',
+  '/planner/colour-sliders.js',
+  '/planner/contrast.js',
+  '/planner/day-map.js',
+  '/planner/day-view.js',
+  '/planner/event-checks.js',
+  '/planner/event-form.js',
+  '/planner/event-view.js',
+  '/planner/form-parts.js',
+  '/planner/format.js',
+  '/planner/icons.js',
+  '/planner/index.js',
+  '/planner/layers.js',
+  '/planner/modes.js',
+  '/planner/move-form.js',
+  '/planner/place-field.js',
+  '/planner/plan-list.js',
+  '/planner/preferences-view.js',
+  '/planner/wall-time.js',
+  '/planner/warnings.js',
+  '/planner/week-view.js',
   '/rooms/api.js',
   '/rooms/area.js',
   '/rooms/colours.js',
@@ -103,6 +128,7 @@ const SHELL = [
   '/accounts/accounts.css',
   '/notifications/notifications.css',
   '/parking/parking.css',
+  '/planner/planner.css',
   '/rooms/rooms.css',
   // styles:end
 ];

@@ -85,11 +85,16 @@ async function token() {
   if (account) return account;
   const device = read(DEVICE_KEY);
   if (device) return device;
-  /** @type {Session} */
-  const session = await createDevice();
-  write(DEVICE_KEY, session.token);
-  return session.token;
+  // Requests sent together before there is an identity share one: two would each make their
+  // own, and what the first made would belong to an identity this browser no longer keeps.
+  creatingDevice ??= createDevice().then((/** @type {Session} */ session) => {
+    write(DEVICE_KEY, session.token);
+    return session.token;
+  }).finally(() => { creatingDevice = null; });
+  return creatingDevice;
 }
+/** @type {Promise<string>|null} the device identity being made now */
+let creatingDevice = null;
 
 /**
  * A request as whoever this browser is. An account session that stopped working (expired, or

@@ -83,6 +83,14 @@ export function startNotifications(o) {
       const meta = el('span', 'inbox-when', `${n.read ? '' : 'New · '}${when(n.createdAt)}`);
       open.append(title, meta);
       const body = el('p', 'inbox-body', n.body);
+      if (n.planDay) {
+        // A warning about the plan leads to the day it is about.
+        const day = document.createElement('a');
+        day.href = `/plan/day/${encodeURIComponent(n.planDay)}`;
+        day.className = 'inbox-link';
+        day.textContent = 'Open that day';
+        body.append(' ', day);
+      }
       body.hidden = true;
       const remove = button('Delete', async () => {
         try { await removeNotification(n.id); li.remove(); if (!n.read) showUnread(unread - 1); } catch (err) { status.textContent = problemText(err); }

@@ -1,0 +1,53 @@
+// The Planner as the server offers it (PLN-1…6): the only module of the area that names API
+// paths. Everything under /v1/me/planner belongs to one person and goes with their session
+// (an account's, else this device's identity); the place search is public. Nothing here is
+// answered from a saved copy: a plan read offline would show trips that no longer hold.
+
+import { send } from '../shell/api.js';
+import { authed } from '../accounts/session.js';
+
+const id = (s) => encodeURIComponent(s);
+const BASE = '/v1/me/planner';
+
+// ---- Calendars (PLN-1) ----
+
+export const listCalendars = () => authed('GET', `${BASE}/calendars`);
+/** @param {{name: string, colour: string}} input */
+export const createCalendar = (input) => authed('POST', `${BASE}/calendars`, { json: input });
+/** @param {string} calendarId @param {{name: string, colour: string}} input */
+export const updateCalendar = (calendarId, input) => authed('PUT', `${BASE}/calendars/${id(calendarId)}`, { json: input });
+/** Deletes the calendar and its events. @param {string} calendarId */
+export const deleteCalendar = (calendarId) => authed('DELETE', `${BASE}/calendars/${id(calendarId)}`);
+
+// ---- Events (PLN-2) ----
+
+/** @param {any} input EventInput @returns {Promise<{event: any, warnings: any[]}>} */
+export const createEvent = (input) => authed('POST', `${BASE}/events`, { json: input });
+/** @param {string} eventId */
+export const getEvent = (eventId) => authed('GET', `${BASE}/events/${id(eventId)}`);
+/** @param {string} eventId @param {any} input EventInput */
+export const updateEvent = (eventId, input) => authed('PUT', `${BASE}/events/${id(eventId)}`, { json: input });
+/** @param {string} eventId */
+export const deleteEvent = (eventId) => authed('DELETE', `${BASE}/events/${id(eventId)}`);
+/** One occurrence to other times. @param {string} eventId @param {string} day @param {{start: string, end: string}} times */
+export const moveOccurrence = (eventId, day, times) => authed('PUT', `${BASE}/events/${id(eventId)}/occurrences/${id(day)}`, { json: times });
+/** @param {string} eventId @param {string} day */
+export const cancelOccurrence = (eventId, day) => authed('DELETE', `${BASE}/events/${id(eventId)}/occurrences/${id(day)}`);
+
+// ---- Reading the plan (PLN-3, PLN-5, PLN-6) ----
+
+/** @param {string} from @param {string} to days, at most 62 apart */
+export const listOccurrences = (from, to) => authed('GET', `${BASE}/occurrences?${new URLSearchParams({ from, to })}`);
+/** @param {string} day @param {string} timeZone */
+export const getDayPlan = (day, timeZone) => authed('GET', `${BASE}/days/${id(day)}?${new URLSearchParams({ timeZone })}`);
+
+// ---- Travel preferences (PLN-4) ----
+
+export const getPreferences = () => authed('GET', `${BASE}/preferences`);
+/** @param {any} preferences */
+export const putPreferences = (preferences) => authed('PUT', `${BASE}/preferences`, { json: preferences });
+
+// ---- Places (public) ----
+
+/** @param {string} q @param {number} [limit] */
+export const searchPlaces = (q, limit = 8) => send('GET', `/v1/planner/places?${new URLSearchParams({ q, limit: String(limit) })}`);

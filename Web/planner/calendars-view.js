@@ -1,0 +1,40 @@
+// The person's calendars (PLN-1): each with its colour and name, the one new events go to
+// marked, and a way to add another.
+
+import { el } from '../shell/dom.js';
+import { problemText } from '../shell/api.js';
+import { NOTHING } from './layers.js';
+import { icon } from './icons.js';
+
+/** @param {import('./index.js').PlanContext} ctx */
+export function calendarsView(ctx) {
+  const status = el('p', { class: 'plan-status', role: 'status' }, 'Getting your calendars…');
+  const list = el('ul', { class: 'plan-calendar-list', id: 'plan-calendar-list', 'aria-label': 'Calendars' });
+  const root = el('div', 'plan-calendars-screen',
+    el('h2', { class: 'plan-heading', id: 'plan-calendars-title', tabIndex: -1 }, 'Calendars'),
+    el('p', 'plan-hint', 'Each event belongs to a calendar; its colour marks the event in your plan and on the map.'),
+    status, list,
+    el('div', 'plan-actions', el('a', { class: 'plan-button primary', id: 'plan-new-calendar', href: '/plan/calendars/new' }, icon('plus'), 'New calendar')));
+  ctx.draw(NOTHING);
+  (async () => {
+    try {
+      const cals = await ctx.calendars(true);
+      if (!ctx.alive()) return;
+      status.textContent = cals.calendars.length === 1 ? 'You have one calendar.' : `You have ${cals.calendars.length} calendars.`;
+      list.dataset.loaded = 'true';
+      list.replaceChildren(...cals.calendars.map((c) => {
+        const chip = el('span', { class: 'plan-calendar-sample', 'aria-hidden': 'true' }, 'Aa');
+        chip.style.background = c.colour;
+        chip.style.color = c.textColour;
+        return el('li', { dataset: { calendarId: c.id } }, el('a', { class: 'plan-calendar-row', href: `/plan/calendars/${encodeURIComponent(c.id)}` },
+          chip,
+          el('span', 'plan-event-main', el('span', 'plan-title', c.name),
+            c.id === cals.defaultCalendarId ? el('span', 'plan-hint', 'New events go here') : null),
+          el('span', 'plan-row-action', 'Edit')));
+      }));
+    } catch (err) {
+      if (ctx.alive()) { status.textContent = problemText(err); status.classList.add('plan-error'); }
+    }
+  })();
+  return root;
+}

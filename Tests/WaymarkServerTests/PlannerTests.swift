@@ -42,7 +42,8 @@ struct PlannerTests {
             #expect((again.json["calendars"] as? [[String: Any]])?.count == 1, "made once")
 
             for bad: [String: Any] in [["name": "", "colour": "#112233"], ["name": "Work", "colour": "red"], ["name": "Work", "colour": "#12345"],
-                                        ["name": String(repeating: "x", count: 61), "colour": "#112233"], ["name": "Work"]] {
+                                        ["name": String(repeating: "x", count: 61), "colour": "#112233"], ["name": "Work"],
+                                        ["name": String(repeating: "x", count: 60) + " ", "colour": "#112233"]] {
                 #expect(try await ctx.call(.POST, "/v1/me/planner/calendars", token: me.token, json: bad).status == .badRequest, "\(bad)")
             }
             let work = try await ctx.call(.POST, "/v1/me/planner/calendars", token: me.token, json: ["name": "  Work ", "colour": "#FFEB3B"])
@@ -127,6 +128,9 @@ struct PlannerTests {
                 event("A", "2026-11-19T09:00", "2026-11-19T10:00", extra: ["repeat": ["weekdays": [5], "until": "2026-12-01", "count": 3]]),
                 event("A", "2026-11-19T09:00", "2026-11-19T10:00", place: ["name": "Nowhere", "latitude": 91, "longitude": 0]),
                 event("A", "2026-11-19T09:00", "2026-11-19T10:00", modes: ["teleport"]),
+                event("A", "2026-11-19T09:00", "2026-11-19T10:00", modes: []),
+                event(String(repeating: "a", count: 200) + " ", "2026-11-19T09:00", "2026-11-19T10:00"),
+                event("A", "2026-11-19T09:00", "2026-11-19T10:00", extra: ["description": String(repeating: "d", count: 2_001)]),
             ] {
                 let res = try await ctx.call(.POST, "/v1/me/planner/events", token: me.token, json: bad)
                 #expect(res.status == .badRequest, "\(bad)")
@@ -350,6 +354,8 @@ struct PlannerTests {
             #expect(first["kind"] as? String == "lot")
             #expect(try await ctx.call(.GET, "/v1/planner/places?q=%20-%20").status == .badRequest)
             #expect(try await ctx.call(.GET, "/v1/planner/places?q=").status == .badRequest)
+            #expect(try await ctx.call(.GET, "/v1/planner/places?q=\(String(repeating: "a", count: 201))").status == .badRequest)
+            #expect(try await ctx.call(.GET, "/v1/planner/places?q=lot&limit=0").status == .badRequest)
         }
     }
 }

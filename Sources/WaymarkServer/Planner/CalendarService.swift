@@ -73,9 +73,9 @@ struct CalendarService: Sendable {
     }
 
     static func checked(name: String, colour: String) throws -> (String, CalendarColour) {
-        let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...60).contains(name.count) else { throw Problem.badRequest("A calendar's name is 1 to 60 characters.") }
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, name.count <= 60 else { throw Problem.badRequest("A calendar's name is 1 to 60 characters.") }
         guard let c = CalendarColour(colour) else { throw Problem.badRequest("The colour is #RRGGBB, like #1a73e8.") }
-        return (name, c)
+        return (trimmed, c)
     }
 }

@@ -189,7 +189,8 @@ struct EventService: Sendable {
     /// filled in by the caller.
     static func checked(_ input: Input, id: String) throws -> PlannerEventRow {
         let title = input.title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...200).contains(title.count) else { throw Problem.badRequest("The title is 1 to 200 characters.") }
+        guard !title.isEmpty, input.title.count <= 200 else { throw Problem.badRequest("The title is 1 to 200 characters.") }
+        if let d = input.description, d.count > 2_000 { throw Problem.badRequest("The description is at most 2,000 characters.") }
         guard let zone = TimeZone(identifier: input.timeZone), input.timeZone.contains("/") || input.timeZone == "UTC" else {
             throw Problem.badRequest("“\(input.timeZone)” is not a time zone; use a name like Europe/Rome.")
         }
@@ -217,10 +218,13 @@ struct EventService: Sendable {
         var place: EventPlace?
         if let p = input.place {
             let name = p.name.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !name.isEmpty, p.latitude.isFinite, p.longitude.isFinite, abs(p.latitude) <= 90, abs(p.longitude) <= 180 else {
+            guard !name.isEmpty, p.name.count <= 200, p.latitude.isFinite, p.longitude.isFinite, abs(p.latitude) <= 90, abs(p.longitude) <= 180 else {
                 throw Problem.badRequest("A place has a name and a position on the map.")
             }
             place = EventPlace(name: name, coordinate: Coordinate(latitude: p.latitude, longitude: p.longitude))
+        }
+        if let m = input.modes, m.isEmpty || m.count > TravelMode.allCases.count {
+            throw Problem.badRequest("Choose one to five ways of getting there.")
         }
         let modes = Set(input.modes ?? TravelMode.allCases)
         let description = input.description?.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -97,6 +97,7 @@ enum PlannerMapping {
         case (let f?, let t?): lunch = MinuteWindow(from: try minute(f, "lunchFrom"), to: try minute(t, "lunchTo"))
         default: throw Problem.badRequest("Give both ends of the lunch window, or neither for no lunch.")
         }
+        if let s = b.rideSharingService, s.count > 60 { throw Problem.badRequest("The ride-sharing service is a name of 1 to 60 characters.") }
         let service = b.rideSharingService?.trimmingCharacters(in: .whitespaces)
         return TravelPreferences(
             ecoMode: b.ecoMode, maxWalkingMetres: b.maxWalkingMetres, maxBikingMetres: b.maxBikingMetres, ownsBike: b.ownsBike,

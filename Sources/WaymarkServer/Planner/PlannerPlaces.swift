@@ -9,6 +9,8 @@ struct PlannerPlaces: Sendable {
     let wayfinding: WayfindingServices
 
     func search(_ query: String, limit: Int) async throws -> [GazetteerPlace] {
+        guard query.count <= 200 else { throw Problem.badRequest("`q` has 1 to 200 characters.") }
+        guard (1...50).contains(limit) else { throw Problem.badRequest("`limit` is 1 to 50.") }
         guard !Gazetteer.words(query).isEmpty else { throw Problem.badRequest("Type a word of the place's name.") }
         var places = gazetteer
         for site in try await parking.sites() {

@@ -588,6 +588,17 @@ def some_modes(rng):
     return sorted(rng.sample(MODES, k), key=MODES.index)
 
 
+def event_modes(rng):
+    """The ways a person allows to an event of a real day: every way, mostly (the app's default);
+    sometimes not by car (eco, or nowhere to park); now and then only one or two."""
+    r = rng.random()
+    if r < 0.7:
+        return list(MODES)
+    if r < 0.88:
+        return [m for m in MODES if m not in ("car", "rideShare")]
+    return some_modes(rng)
+
+
 def quarter(minutes):
     """Minutes rounded up to the quarter hour."""
     return -(-minutes // 15) * 15
@@ -650,7 +661,7 @@ def generated_day(rng, name, size):
             start, lunch_break = start + rng.choice([30, 45, 60]), True
         length = rng.choice(lengths)
         events.append({"kind": "fixed", "what": "", "start": start, "end": start + length, "location": where,
-                       "modes": some_modes(rng)})
+                       "modes": event_modes(rng)})
         cursor = start + length
         here = where if where is not None else here
     last = max(e["end"] for e in events)
@@ -664,7 +675,7 @@ def generated_day(rng, name, size):
     if not busy and max(e["end"] for e in events) <= 19 * 60 + 30 and rng.random() < 0.3:
         start = rng.choice([1200, 1230])
         events.append({"kind": "fixed", "what": "", "start": start, "end": start + rng.choice([90, 120]),
-                       "location": rng.choice(elsewhere or [0]), "modes": some_modes(rng)})  # dinner out
+                       "location": rng.choice(elsewhere or [0]), "modes": event_modes(rng)})  # dinner out
         events.pop(rng.randrange(len(events) - 1))
 
     chosen = rng.sample(ERRANDS, min(flexible, len(ERRANDS))) + [rng.choice(ERRANDS) for _ in range(flexible - len(ERRANDS))]
@@ -673,7 +684,7 @@ def generated_day(rng, name, size):
         hi = max(hi + rng.choice([-15, 0, 0, 15, 30]), lo + length)
         where = None if call else rng.choice(elsewhere + [0] if elsewhere else [0])
         events.append({"kind": "flexible", "what": what, "earliest": lo, "latest": hi, "minutes": length,
-                       "location": where, "modes": some_modes(rng)})
+                       "location": where, "modes": event_modes(rng)})
     candidates = [e for e in events if e["location"] not in (None, 0)]
     if stranded and candidates:
         rng.choice(candidates).update(location=count - 1, modes=["walk"])

@@ -9,5 +9,8 @@ extension APIHandler {
         "deleteAccount": ["password"],
         "createScheduleBlock": ["lotId"],
         "updateScheduleBlock": ["lotId"],
+        "createEvent": ["description", "calendarId", "durationMinutes", "repeat", "place", "modes"],
+        "updateEvent": ["description", "calendarId", "durationMinutes", "repeat", "place", "modes"],
+        "updateTravelPreferences": ["rideSharingService", "lunchFrom", "lunchTo"],
     ]
 }

@@ -58,11 +58,13 @@ struct PlannerWordsTests {
 
         let leonardo = Coordinate(latitude: 45.4781, longitude: 9.2272), bovisa = Coordinate(latitude: 45.5030, longitude: 9.1560)
         let options = TripOptions(estimator: GroundDistanceEstimator(), preferences: TravelPreferences())
-        #expect(PlanExplanation.unreachable(from: leonardo, to: bovisa, modes: [.walk, .car], options: options)
+        #expect(PlanExplanation.unreachable(from: leonardo, to: bovisa, modes: [.walk, .car], options: options, transitRuns: true)
             == "No way there you allow: too far to walk with your limit; you have no car and car sharing is off.")
-        #expect(PlanExplanation.unreachable(from: leonardo, to: bovisa, modes: [.transit], options: options)
+        #expect(PlanExplanation.unreachable(from: leonardo, to: bovisa, modes: [.transit], options: options, transitRuns: false)
             == "No way there you allow: public transport is outside your hours for it.")
-        #expect(PlanExplanation.unreachable(from: nil, to: bovisa, modes: [.walk], options: options) == "No way there is known.")
+        #expect(PlanExplanation.unreachable(from: leonardo, to: bovisa, modes: [.walk, .transit], options: options, transitRuns: true)
+            == "You could get there, but then another event of the day could not be reached.")
+        #expect(PlanExplanation.unreachable(from: nil, to: bovisa, modes: [.walk], options: options, transitRuns: true) == "No way there is known.")
     }
 
     @Test("PLN-6 of two plans as good, the one that keeps the earlier event: an unreachable event is the later one")

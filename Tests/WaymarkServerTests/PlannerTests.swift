@@ -311,6 +311,22 @@ struct PlannerTests {
                                            json: event("Studio", "2026-11-19T12:00", "2026-11-19T13:00", place: Milan.bovisa, modes: ["walk", "transit"]))
             #expect((fixed.json["warnings"] as? [Any])?.isEmpty == true)
 
+            // Deleting an event can leave another out of reach: without the stop at Piola, the
+            // walk-only seminar at Leonardo cannot follow the studio at Bovisa, so one of the two
+            // goes (the plan gives up the studio: keeping both costs a trip). The inbox hears.
+            let stop = try await ctx.call(.POST, "/v1/me/planner/events", token: me.token,
+                                          json: event("Piola stop", "2026-11-19T17:00", "2026-11-19T17:30", place: Milan.piola))
+            let walk = try await ctx.call(.POST, "/v1/me/planner/events", token: me.token,
+                                          json: event("Walk-only seminar", "2026-11-19T18:00", "2026-11-19T19:00", place: Milan.leonardo, modes: ["walk"]))
+            #expect((walk.json["warnings"] as? [[String: Any]])?.contains { ($0["title"] as? String) == "Walk-only seminar" } == false)
+            let before = (try await ctx.call(.GET, "/v1/me/notifications", token: me.token).json["notifications"] as? [Any])?.count ?? 0
+            #expect(try await ctx.call(.DELETE, "/v1/me/planner/events/\(try #require(stop.eventId))", token: me.token).status == .noContent)
+            let told = try await ctx.call(.GET, "/v1/me/notifications", token: me.token).json["notifications"] as? [[String: Any]] ?? []
+            #expect(told.count == before + 1)
+            #expect(told.first?["body"] as? String == "“Studio” cannot be reached. You could get there, but then another event of the day could not be reached.",
+                    "\(told.map { $0["body"] ?? "" })")
+            #expect(try await ctx.call(.DELETE, "/v1/me/planner/events/\(try #require(walk.eventId))", token: me.token).status == .noContent)
+
             // Too little time is a late arrival, warned too.
             let tight = try await ctx.call(.POST, "/v1/me/planner/events", token: me.token,
                                            json: event("Review", "2026-11-19T13:05", "2026-11-19T14:00", place: Milan.leonardo, modes: ["transit"]))

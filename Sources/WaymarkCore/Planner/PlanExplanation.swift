@@ -40,14 +40,18 @@ public enum PlanExplanation {
         return parts.joined(separator: " ")
     }
 
-    /// Why nothing the person allows reaches `to` from `from`, one reason per mode allowed for the
-    /// event; `transitClosed` when transit fits the limits but not the person's hours.
-    public static func unreachable(from: Coordinate?, to: Coordinate?, modes: Set<TravelMode>, options: TripOptions) -> String {
+    /// Why the plan leaves out an event at `to`, the person being at `from` before it: one reason
+    /// per mode allowed for the event; `transitRuns` says whether public transport runs in the
+    /// person's hours at that time. When some way would get there, the event was given up so
+    /// that another could be reached.
+    public static func unreachable(from: Coordinate?, to: Coordinate?, modes: Set<TravelMode>, options: TripOptions,
+                                   transitRuns: Bool) -> String {
         guard let from, let to else { return "No way there is known." }
         var reasons: [String] = []
         for mode in TravelMode.allCases where modes.contains(mode) {
             if let refusal = options.refusal(from: from, to: to, mode: mode) { reasons.append(refusal) }
-            else if mode == .transit { reasons.append("Public transport is outside your hours for it.") }
+            else if mode == .transit && !transitRuns { reasons.append("Public transport is outside your hours for it.") }
+            else { return "You could get there, but then another event of the day could not be reached." }
         }
         if reasons.isEmpty { return "None of the ways you allow for it reaches it in the day." }
         return "No way there you allow: " + reasons.map { $0.prefix(1).lowercased() + $0.dropFirst().dropLast() }.joined(separator: "; ") + "."

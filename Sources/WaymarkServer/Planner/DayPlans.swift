@@ -151,7 +151,12 @@ struct DayPlans: Sendable {
             let end = ev.flexibleMinutes.map { start.addingTimeInterval(TimeInterval($0 * 60)) } ?? ev.end
             // From where the person is at the event's time: the last place reached before it.
             let before = steps.last { $0.kind == .event && $0.end <= start && $0.event?.place != nil }?.event?.place?.coordinate
-            let reason = PlanExplanation.unreachable(from: before, to: ev.place, modes: ev.modes, options: options)
+            // Transit runs for it when a trip arriving by its start leaves and arrives in the person's hours.
+            let startMinute = Int(start.timeIntervalSince(from) / 60)
+            let ride = before.flatMap { a in ev.place.flatMap { estimator.estimate(from: a, to: $0, by: .transit)?.minutes } } ?? 0
+            let window = planned.problem.transitWindow
+            let transitRuns = window.map { startMinute - ride >= $0.from && startMinute <= $0.to } ?? true
+            let reason = PlanExplanation.unreachable(from: before, to: ev.place, modes: ev.modes, options: options, transitRuns: transitRuns)
             steps.append(Step(kind: .event, start: start, end: end, event: row, occurrenceDay: ev.originalDay, flexible: ev.flexibleMinutes != nil,
                               arrival: .unreachable, why: reason))
             warnings.append(Warning(eventId: row.id, day: day, title: row.title, message: "“\(row.title)” cannot be reached. \(reason)"))

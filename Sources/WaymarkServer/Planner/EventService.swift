@@ -73,11 +73,17 @@ struct EventService: Sendable {
         }
     }
 
+    /// Deletes an event. Its going can leave another out of reach (the trip to it now starts
+    /// elsewhere): such warnings go to the inbox.
     func delete(_ principal: Principal, id: String) async throws {
-        let rows = try await store.write { sql in
-            try await sql.raw("DELETE FROM planner_events WHERE id = \(bind: id) AND user_id = \(bind: principal.userId) RETURNING id").all()
+        let before = try await event(principal, id: id)
+        _ = try await replanning(principal, before: before) {
+            let rows = try await store.write { sql in
+                try await sql.raw("DELETE FROM planner_events WHERE id = \(bind: id) AND user_id = \(bind: principal.userId) RETURNING id").all()
+            }
+            if rows.isEmpty { throw Problem.notFound("event") }
+            return before
         }
-        if rows.isEmpty { throw Problem.notFound("event") }
     }
 
     /// Moves one occurrence (RECURRENCE-ID); its own times again undo the move.
@@ -104,12 +110,18 @@ struct EventService: Sendable {
     }
 
     /// Cancels one occurrence (EXDATE).
+    /// Cancels one occurrence (EXDATE); warnings it causes, as for a deletion, go to the inbox.
     func cancel(_ principal: Principal, id: String, day: String) async throws {
         let before = try await event(principal, id: id)
         let due = try Self.dueDay(day, of: before)
-        try await store.write { sql in
-            guard try await PlannerStore.event(id: id, userId: principal.userId, on: sql) != nil else { throw Problem.notFound("event") }
-            try await PlannerStore.setException(eventId: id, day: due, cancelled: true, moved: nil, on: sql)
+        _ = try await replanning(principal, before: before) {
+            try await store.write { sql in
+                guard try await PlannerStore.event(id: id, userId: principal.userId, on: sql) != nil else { throw Problem.notFound("event") }
+                try await PlannerStore.setException(eventId: id, day: due, cancelled: true, moved: nil, on: sql)
+            }
+            var after = before
+            after.cancelled.insert(due)
+            return after
         }
     }
 

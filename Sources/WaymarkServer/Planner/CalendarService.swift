@@ -18,7 +18,7 @@ struct CalendarService: Sendable {
             let now = now()
             list = try await store.write { sql in try await Self.ensure(userId: principal.userId, now: now, on: sql) }
         }
-        return (list, list.max { ($0.usedAt, $1.id) < ($1.usedAt, $0.id) }!.id)
+        return (list, CalendarRow.lastUsed(of: list).id)
     }
 
     /// The person's calendars, with "Personal" made inside the caller's transaction when they

@@ -192,7 +192,7 @@ struct EventService: Sendable {
     }
 
     static func calendar(_ requested: String?, in calendars: [CalendarRow]) throws -> String {
-        guard let requested else { return calendars.max { ($0.usedAt, $1.id) < ($1.usedAt, $0.id) }!.id }
+        guard let requested else { return CalendarRow.lastUsed(of: calendars).id }
         guard let c = calendars.first(where: { $0.id == requested.lowercased() }) else { throw Problem.unknownReference(field: "calendarId", "calendar") }
         return c.id
     }

@@ -74,8 +74,6 @@ enum PlannerMapping {
               refusals: s.refusals.isEmpty ? nil : s.refusals.map { .init(mode: mode($0.mode), reason: $0.reason) })
     }
 
-    static func clock(_ minute: Int) -> String { String(format: "%02d:%02d", minute / 60, minute % 60) }
-
     /// "HH:MM", or "24:00" for the end of the day.
     static func minute(_ text: String, _ field: String) throws -> Int {
         if text == "24:00" { return 1440 }
@@ -85,9 +83,9 @@ enum PlannerMapping {
 
     static func preferences(_ p: TravelPreferences) -> Components.Schemas.TravelPreferences {
         .init(ecoMode: p.ecoMode, maxWalkingMetres: p.maxWalkingMetres, maxBikingMetres: p.maxBikingMetres, ownsBike: p.ownsBike,
-              bikeSharing: p.bikeSharing, transitFrom: clock(p.transitWindow.from), transitTo: clock(p.transitWindow.to), ownsCar: p.ownsCar,
+              bikeSharing: p.bikeSharing, transitFrom: WeeklySchedule.clock(minute: p.transitWindow.from), transitTo: WeeklySchedule.clock(minute: p.transitWindow.to), ownsCar: p.ownsCar,
               carSharing: p.carSharing, rideSharingService: p.rideSharingService,
-              lunchFrom: p.lunchWindow.map { clock($0.from) }, lunchTo: p.lunchWindow.map { clock($0.to) })
+              lunchFrom: p.lunchWindow.map { WeeklySchedule.clock(minute: $0.from) }, lunchTo: p.lunchWindow.map { WeeklySchedule.clock(minute: $0.to) })
     }
 
     static func preferences(_ b: Components.Schemas.TravelPreferences) throws -> TravelPreferences {

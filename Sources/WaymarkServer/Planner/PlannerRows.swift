@@ -6,6 +6,11 @@ struct CalendarRow: Sendable, Hashable {
     var name: String
     var colour: CalendarColour
     var usedAt: Int64
+
+    /// The calendar a new event goes to: the one used last (PLN-1). `calendars` is never empty.
+    static func lastUsed(of calendars: [CalendarRow]) -> CalendarRow {
+        calendars.max { ($0.usedAt, $1.id) < ($1.usedAt, $0.id) }!
+    }
 }
 
 /// Where an event is held.

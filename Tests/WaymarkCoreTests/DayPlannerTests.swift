@@ -128,6 +128,28 @@ struct DayPlannerTests {
         #expect(plan.visits[1].arrival == .late && plan.visits[1].lateness == 41)
     }
 
+    @Test("PLN-6: during a call the person may be anywhere, so the trip to the next meeting can be made before it")
+    func pln6MoveBeforeACall() {
+        // Found by the exhaustive comparison on 7-event days: the best plan walks to place 0 for
+        // an errand before the call, and so is there when the call ends and the meeting begins.
+        let problem = DayProblem(
+            items: [
+                Self.flexible("e0", 1005, 1185, 30, at: 1, [.rideShare, .walk, .transit]),
+                Self.fixed("e1", 675, 720, at: 0, [.bike, .car, .transit]),
+                Self.fixed("e2", 1050, 1110, at: 0, [.car, .walk, .transit]),
+                Self.flexible("e3", 855, 1185, 45, at: 1, [.walk, .rideShare, .car]),
+                Self.fixed("call", 1005, 1080, at: nil, [.car, .bike, .rideShare]),
+                Self.flexible("e5", 765, 1035, 15, at: 0, [.walk]),
+                Self.flexible("e6", 660, 810, 15, at: 1, [.rideShare, .bike]),
+            ],
+            locationCount: 2, travel: [[:], [.transit: 11, .walk: 12], [.walk: 12, .transit: 11], [:]],
+            transitWindow: MinuteWindow(from: 480, to: 1200), weights: [.car: 2, .rideShare: 2],
+            lunch: DayProblem.Lunch(window: MinuteWindow(from: 690, to: 870), minutes: 30))
+        let plan = DayPlanner.plan(problem)
+        #expect(plan.objective == ExhaustivePlanner(problem).best())
+        #expect(plan.objective.lateness == 41, "11 min late to e1, 30 to e2 after the call")
+    }
+
     // MARK: Properties
 
     /// A random small day: places on a line with some trips missing, a mix of fixed and flexible

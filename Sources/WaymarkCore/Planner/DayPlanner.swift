@@ -80,12 +80,16 @@ private final class PlanSearch {
     let locationCount: Int
     /// Trips into item `i` from place `y`, at `i * locationCount + y`, with no option worse in
     /// both time and cost than a mode that always runs.
-    var inbound: [[Option]]
+    let inbound: [[Option]]
     /// Cheapest and quickest trip into each item from anywhere, 0 when another event shares its place.
-    var minInCost: [Int]
-    var minInMinutes: [Int]
+    let minInCost: [Int]
+    let minInMinutes: [Int]
     /// Items whose place no allowed trip enters: reachable only by being there already.
-    var sealed: [Bool]
+    let sealed: [Bool]
+    /// Quickest and cheapest trip into each item's place from anywhere else, by the ways allowed
+    /// to any event there, shared place or not.
+    let entryMinutes: [Int]
+    let entryCost: [Int]
     let allFlex: UInt64
 
     var best: DayPlan.Objective?
@@ -96,8 +100,10 @@ private final class PlanSearch {
     var explored = 0
     var exhausted = false
     // The fixed chain of `bound`, kept between calls: time before each link, arrival, start, end,
-    // beginning, and time after.
-    var chainBefore: [Int], chainArrive: [Int], chainStart: [Int], chainEnd: [Int], chainBegin: [Int], chainAfter: [Int]
+    // beginning, and time after. Raw memory, as the bound runs for every child of every node and
+    // a class's arrays are checked for exclusive access on each write.
+    let chainBefore: UnsafeMutablePointer<Int>, chainArrive: UnsafeMutablePointer<Int>, chainStart: UnsafeMutablePointer<Int>
+    let chainEnd: UnsafeMutablePointer<Int>, chainBegin: UnsafeMutablePointer<Int>, chainAfter: UnsafeMutablePointer<Int>
 
     init(_ problem: DayProblem, budget: Int) {
         precondition(problem.items.filter(\.isFlexible).count <= 64, "at most 64 flexible events a day")
@@ -115,25 +121,31 @@ private final class PlanSearch {
         flexBit = bits
         allFlex = flex.count == 64 ? ~0 : (UInt64(1) << UInt64(flex.count)) - 1
         let links = problem.items.count + 1
-        chainBefore = Array(repeating: 0, count: links)
-        chainArrive = chainBefore
-        chainStart = chainBefore
-        chainEnd = chainBefore
-        chainBegin = chainBefore
-        chainAfter = chainBefore
-        inbound = []
-        minInCost = []
-        minInMinutes = []
-        sealed = []
-        prepare()
+        func scratch() -> UnsafeMutablePointer<Int> {
+            let p = UnsafeMutablePointer<Int>.allocate(capacity: links)
+            p.initialize(repeating: 0, count: links)
+            return p
+        }
+        chainBefore = scratch()
+        chainArrive = scratch()
+        chainStart = scratch()
+        chainEnd = scratch()
+        chainBegin = scratch()
+        chainAfter = scratch()
+        (inbound, minInCost, minInMinutes, sealed) = Self.trips(problem)
+        (entryMinutes, entryCost) = Self.entries(problem, inbound)
     }
 
-    private func prepare() {
-        let n = problem.items.count, l = locationCount
-        inbound = Array(repeating: [], count: n * l)
-        minInCost = Array(repeating: 0, count: n)
-        minInMinutes = Array(repeating: 0, count: n)
-        sealed = Array(repeating: false, count: n)
+    deinit {
+        for p in [chainBefore, chainArrive, chainStart, chainEnd, chainBegin, chainAfter] { p.deallocate() }
+    }
+
+    private static func trips(_ problem: DayProblem) -> (inbound: [[Option]], minInCost: [Int], minInMinutes: [Int], sealed: [Bool]) {
+        let n = problem.items.count, l = problem.locationCount
+        var inbound = Array(repeating: [Option](), count: n * l)
+        var minInCost = Array(repeating: 0, count: n)
+        var minInMinutes = Array(repeating: 0, count: n)
+        var sealed = Array(repeating: false, count: n)
         var placeShared = [Int: Int]()
         for item in problem.items { if let x = item.location { placeShared[x, default: 0] += 1 } }
         for (i, item) in problem.items.enumerated() {
@@ -175,6 +187,22 @@ private final class PlanSearch {
         for (i, item) in problem.items.enumerated() {
             if let x = item.location, !enterable.contains(x) { sealed[i] = true }
         }
+        return (inbound, minInCost, minInMinutes, sealed)
+    }
+
+    private static func entries(_ problem: DayProblem, _ inbound: [[Option]]) -> (minutes: [Int], cost: [Int]) {
+        var quickest = [Int: Int](), cheapest = [Int: Int]()
+        for (i, item) in problem.items.enumerated() {
+            guard let x = item.location else { continue }
+            for y in 0..<problem.locationCount {
+                for o in inbound[i * problem.locationCount + y] {
+                    quickest[x] = min(quickest[x] ?? Int.max, o.minutes)
+                    cheapest[x] = min(cheapest[x] ?? Int.max, o.cost)
+                }
+            }
+        }
+        return (problem.items.map { $0.location.flatMap { quickest[$0] } ?? 0 },
+                problem.items.map { $0.location.flatMap { cheapest[$0] } ?? 0 })
     }
 
     /// At the origin (or nowhere), nothing done yet.
@@ -318,26 +346,42 @@ private final class PlanSearch {
 
     /// What any plan through `s` reaches at best. Remaining events at sealed places are
     /// unreachable. The fixed events, in order, make a chain: each begins no earlier than the one
-    /// before ends plus the quickest trip in. Each flexible event is then put where it costs
+    /// before ends plus the quickest trip into its place, if that is another. Each flexible event is then put where it costs
     /// least on its own: its lateness there plus the delay its length and trip push down the
     /// chain (waiting for its window is left out, as two events can share one wait). Delays only
     /// grow when events are added, so the sum over flexible events is a lower bound. Trips cost at
     /// least the cheapest way in, unless the person is already there.
     private func bound(_ s: State) -> DayPlan.Objective {
         var unreachable = s.unreachable, lateness = s.lateness, cost = s.cost
+        // Past the best plan's unreachable count and lateness the rest cannot matter: such a
+        // state is cut whatever else it adds, so the bound stops adding.
+        let enoughUnreachable = best?.unreachable ?? Int.max, enoughLateness = best?.lateness ?? Int.max
+        func beyond() -> Bool { unreachable > enoughUnreachable || (unreachable == enoughUnreachable && lateness > enoughLateness) }
+        func partial() -> DayPlan.Objective { DayPlan.Objective(unreachable: unreachable, lateness: lateness, missedLunch: 0, travelCost: cost) }
         // Before the person is anywhere, any event could be the first and need no trip.
         let nowhere = s.loc < 0
         func tripIn(_ i: Int) -> (minutes: Int, cost: Int) {
             guard !nowhere, let x = problem.items[i].location, s.loc != x else { return (0, 0) }
             return (minInMinutes[i], minInCost[i])
         }
+        // A fixed event at another place than the fixed one just before it is entered from
+        // elsewhere in between: by its own trip, or by the trip of a flexible event at its place
+        // (whose own trip in is counted as nothing, its place being shared). After a fixed event
+        // with no place the person may be anywhere.
+        let anywhere = -2
+        func chainTripIn(_ i: Int, after previous: Int) -> (minutes: Int, cost: Int) {
+            guard !nowhere, let x = problem.items[i].location, previous != x else { return (0, 0) }
+            return previous == anywhere ? tripIn(i) : (entryMinutes[i], entryCost[i])
+        }
         var t = s.t
         var links = 0
+        var previous = s.loc
         for k in s.fixedDone..<fixed.count {
             let i = fixed[k]
             if !nowhere && sealed[i] && problem.items[i].location != s.loc { unreachable += 1; continue }
             guard case .fixed(let start, let end) = problem.items[i].timing else { continue }
-            let trip = tripIn(i)
+            let trip = chainTripIn(i, after: previous)
+            previous = problem.items[i].location ?? anywhere
             let begin = max(t + trip.minutes, start)
             chainBefore[links] = t
             chainArrive[links] = t + trip.minutes
@@ -351,6 +395,7 @@ private final class PlanSearch {
             links += 1
         }
         chainBefore[links] = t
+        if beyond() { return partial() }
         for (bit, i) in flex.enumerated() where s.flexDone & (1 << UInt64(bit)) == 0 {
             if !nowhere && sealed[i] && problem.items[i].location != s.loc { unreachable += 1; continue }
             guard case .flexible(let earliest, let latest, let minutes) = problem.items[i].timing else { continue }
@@ -372,6 +417,7 @@ private final class PlanSearch {
                 if least == 0 { break }
             }
             lateness += least
+            if beyond() { return partial() }
         }
         var missed = 0
         if !s.lunchDone, let lunch = problem.lunch, max(s.t, lunch.window.from) + lunch.minutes > lunch.window.to { missed = 1 }

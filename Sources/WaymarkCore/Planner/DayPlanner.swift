@@ -393,9 +393,9 @@ private final class PlanSearch {
             t = max(end, begin)
             chainAfter[links] = t
             links += 1
+            if beyond() { return partial() }
         }
         chainBefore[links] = t
-        if beyond() { return partial() }
         for (bit, i) in flex.enumerated() where s.flexDone & (1 << UInt64(bit)) == 0 {
             if !nowhere && sealed[i] && problem.items[i].location != s.loc { unreachable += 1; continue }
             guard case .flexible(let earliest, let latest, let minutes) = problem.items[i].timing else { continue }

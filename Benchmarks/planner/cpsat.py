@@ -15,7 +15,7 @@ objective from Waymark must equal CP-SAT's; timing never fails anything.
   pip install -r Benchmarks/planner/requirements.txt
   swift build -c release --package-path Benchmarks/planner     # .build/release/planner-benchmark there
   python3 Benchmarks/planner/cpsat.py selftest [--count 300]      # the CP-SAT model against brute force
-  python3 Benchmarks/planner/cpsat.py generate --out /tmp/days.json [--seed 1] [--count 8]
+  python3 Benchmarks/planner/cpsat.py generate --out /tmp/days.json [--seed 1] [--count 8] [--crowded]
   python3 Benchmarks/planner/cpsat.py cpsat /tmp/days.json [--workers 2]
   python3 Benchmarks/planner/cpsat.py brute /tmp/small.json       # exhaustive, days of up to 8 events
   python3 Benchmarks/planner/cpsat.py run --swift PATH/TO/planner-benchmark [--instances FILE] [--repeat 20]
@@ -23,7 +23,9 @@ objective from Waymark must equal CP-SAT's; timing never fails anything.
 selftest checks the CP-SAT model against an exhaustive search that follows the specification
 step by step, on small random days full of edge cases. The generated days have 5 to 40 events,
 one day of each size 5, 10, ... 40 in turn (--count 8: about 4 minutes of CP-SAT on two cores,
-most of it the three largest days; --count 48 takes about half an hour).
+most of it the three largest days; --count 48 takes about half an hour). They fill about 85 % of
+a day before travel, as a calendar does; --crowded keeps meetings at 30-45 minutes and errands
+anywhere in town, so the largest days ask for 40 % more time than they have.
 
 `run` without --swift prints CP-SAT's figures only. CP-SAT's time is the wall time of one
 solve of a day, building the model included; Waymark's is what the benchmark binary prints
@@ -604,13 +606,26 @@ def quarter(minutes):
     return -(-minutes // 15) * 15
 
 
-def generated_day(rng, name, size):
+def generated_day(rng, name, size, crowded=False):
     """One person's day in a Milan-sized city: home (place 0), an office (place 1), other places
-    within about 8 km of the centre. Fixed events on the quarter hour, mostly at the office or
-    online, with the time to get between places usually left free, sometimes not (a rush, or a
-    meeting booked over the end of the previous one); errands with the windows a person gives."""
+    within about 8 km of the centre. Fixed events mostly at the office or online, with the time to
+    get between places usually left free, sometimes not (a rush, or a meeting booked over the end
+    of the previous one); errands with the windows a person gives. A full day's meetings are as
+    short as it takes for the day's events to fill about 85 % of it before travel, as a person
+    with 40 things in a day books them; `crowded` keeps every meeting 30-45 minutes, so the
+    largest days ask for 40 % more time than they have (a stress test, not a calendar)."""
     count = rng.randint(4, min(15, size // 2 + 4))
-    places = [point_in_city(rng, 4.0), point_in_city(rng, 3.0)] + [point_in_city(rng) for _ in range(count - 2)]
+    places = [point_in_city(rng, 4.0), point_in_city(rng, 3.0)]
+    if crowded:
+        places += [point_in_city(rng) for _ in range(count - 2)]
+    else:  # most errands are in the neighbourhood of home or the office; some across town
+        for _ in range(count - 2):
+            if rng.random() < 0.6:
+                x, y = rng.choice(places[:2])
+                dx, dy = point_in_city(rng, 1.5)
+                places.append((x + dx, y + dy))
+            else:
+                places.append(point_in_city(rng))
     walk_km, bike_km = rng.choice([2.0, 3.0, 3.0, 4.0]), rng.choice([6.0, 8.0, 10.0, 10.0, 12.0])
     has_car, has_ride = rng.random() < 0.7, rng.random() < 0.8
 
@@ -641,6 +656,12 @@ def generated_day(rng, name, size):
     events, cursor, here, lunch_break = [], rng.choice([480, 495, 510, 525, 540]), 0, False
     if busy:
         cursor -= 30
+    errand_minutes = sum(e[1] for e in ERRANDS) / len(ERRANDS)
+    room = 0.85 * (22 * 60 + 30 - cursor) - flexible * (errand_minutes + 20) - 5 * 20  # errands and trips
+    shrink = 1.0 if crowded else min(1.0, max(0.3, room / (fixed * sum(lengths) / len(lengths))))
+
+    def meeting(length):
+        return length if shrink == 1.0 else max(10, round(length * shrink / 5) * 5)
     for k in range(fixed):
         r = rng.random()
         if r < online:
@@ -659,7 +680,7 @@ def generated_day(rng, name, size):
             start = cursor + quarter(need) + (0 if busy else rng.choice([0, 0, 0, 15, 30, 60]))
         if lunch and not lunch_break and start >= 720 and rng.random() < 0.7:
             start, lunch_break = start + rng.choice([30, 45, 60]), True
-        length = rng.choice(lengths)
+        length = meeting(rng.choice(lengths))
         events.append({"kind": "fixed", "what": "", "start": start, "end": start + length, "location": where,
                        "modes": event_modes(rng)})
         cursor = start + length
@@ -704,10 +725,10 @@ def generated_day(rng, name, size):
             "locations": count, "travel": [[a, b, ms] for (a, b), ms in minutes.items()], "events": events}
 
 
-def generated_days(seed, count):
+def generated_days(seed, count, crowded=False):
     rng = random.Random(seed)
     sizes = list(range(5, 41, 5))
-    return [generated_day(rng, f"d{k}-n{sizes[k % len(sizes)]}", sizes[k % len(sizes)]) for k in range(count)]
+    return [generated_day(rng, f"d{k}-n{sizes[k % len(sizes)]}", sizes[k % len(sizes)], crowded) for k in range(count)]
 
 
 def small_day(rng, name):
@@ -806,7 +827,7 @@ def difference(name, ours, cp):
 # ---------------------------------------------------------------- commands
 
 def cmd_generate(args):
-    days = generated_days(args.seed, args.count)
+    days = generated_days(args.seed, args.count, args.crowded)
     save(args.out, days)
     sizes = sorted({len(d["events"]) for d in days})
     print(f"{len(days)} days of {sizes[0]}–{sizes[-1]} events written to {args.out}")
@@ -865,7 +886,7 @@ def cmd_run(args):
     if args.instances:
         path, days = args.instances, load(args.instances)
     else:
-        days = generated_days(args.seed, args.count)
+        days = generated_days(args.seed, args.count, args.crowded)
         fd, path = tempfile.mkstemp(prefix="waymark-days-", suffix=".json")
         os.close(fd)
         save(path, days)
@@ -920,6 +941,7 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--count", type=int, default=DEFAULT_DAYS)
+    p.add_argument("--crowded", action="store_true", help="meetings kept 30-45 minutes: the largest days over-full")
     p.set_defaults(func=cmd_generate)
 
     p = sub.add_parser("brute", help="the exhaustive reference on each day of a file (up to 8 events)")
@@ -946,6 +968,7 @@ def main():
     p.add_argument("--count", type=int, default=DEFAULT_DAYS)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--limit", type=float, default=TIME_LIMIT, help="seconds for one day")
+    p.add_argument("--crowded", action="store_true", help="meetings kept 30-45 minutes: the largest days over-full")
     p.set_defaults(func=cmd_run)
 
     args = ap.parse_args()

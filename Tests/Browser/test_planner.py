@@ -362,18 +362,24 @@ def test_PLN_5_an_event_that_cannot_be_reached_in_time_is_said_at_once_and_marke
     app.open("/me/inbox")
 
     def opened_notice():
-        # The inbox may be drawn again (live news, marking read) between two steps: each try
-        # looks the notice up afresh, opens it if it is closed, and reads it once open.
-        item = next((i for i in app.els("[data-testid=inbox] .inbox-item") if "Check your plan" in i.text), None)
-        if item is None:
-            return None
-        body = item.find_element("css selector", ".inbox-body")
-        if not body.is_displayed():
-            item.find_element("css selector", ".inbox-open").click()
-            return None
-        return body if "Lab" in body.text else None
+        # The inbox may be drawn again (live news, marking read) between two steps, and may hold
+        # other notices about the plan: each try looks every one up afresh, opens those that are
+        # closed, and reads the one about "Lab" once it is open.
+        for item in app.els("[data-testid=inbox] .inbox-item"):
+            if "Check your plan" not in item.text:
+                continue
+            body = item.find_element("css selector", ".inbox-body")
+            if not body.is_displayed():
+                item.find_element("css selector", ".inbox-open").click()
+            elif "Lab" in body.text:
+                return body
+        return None
 
-    body = app.wait(opened_notice, message="the plan's notice in the inbox, open")
+    try:
+        body = app.wait(opened_notice, timeout=20, message="the plan's notice in the inbox, open")
+    except AssertionError:
+        shot(app, artifacts / "plan-inbox-notice-missing.png")
+        raise
     assert "cannot be reached" in body.text, body.text
     app.wait(lambda: (b := opened_notice()) is not None and (b.find_element("css selector", "a.inbox-link").click() or True),
              message="the link to the day")

@@ -346,11 +346,11 @@ private final class PlanSearch {
 
     /// What any plan through `s` reaches at best. Remaining events at sealed places are
     /// unreachable. The fixed events, in order, make a chain: each begins no earlier than the one
-    /// before ends plus the quickest trip into its place, if that is another. Each flexible event is then put where it costs
-    /// least on its own: its lateness there plus the delay its length and trip push down the
-    /// chain (waiting for its window is left out, as two events can share one wait). Delays only
-    /// grow when events are added, so the sum over flexible events is a lower bound. Trips cost at
-    /// least the cheapest way in, unless the person is already there.
+    /// before ends plus the quickest trip into its place, if that is another. Each flexible event
+    /// is then put where it costs least on its own: its lateness there plus the delay its length
+    /// and trip push down the chain (waiting for its window is left out, as two events can share
+    /// one wait). Delays only grow when events are added, so the sum over flexible events is a
+    /// lower bound. Trips cost at least the cheapest way in, unless the person is already there.
     private func bound(_ s: State) -> DayPlan.Objective {
         var unreachable = s.unreachable, lateness = s.lateness, cost = s.cost
         // Past the best plan's unreachable count and lateness the rest cannot matter: such a

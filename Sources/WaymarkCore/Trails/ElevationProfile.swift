@@ -4,7 +4,8 @@ import Foundation
 /// (TRL-1): a point far from its neighbours' median is a spike (a receiver's 0 m, a jump of a
 /// lost fix) and takes that median; what is left is averaged over a short stretch of the path,
 /// and the path turns from climbing to descending (or back) only once it has gone back by a
-/// threshold's height, so noise of a few metres adds nothing. Summing every wiggle instead can double a track's gain.
+/// threshold's height, so noise of a few metres adds nothing. Summing every wiggle instead can
+/// double a track's gain.
 public struct ElevationProfile: Hashable, Sendable {
     public struct Settings: Hashable, Sendable {
         /// Further than this from the median of the seven points around it is a spike.
@@ -17,7 +18,9 @@ public struct ElevationProfile: Hashable, Sendable {
         public init() {}
     }
 
-    /// Metres along the path (on the ground, ignoring the slope) at each point kept.
+    /// The path's length on the ground, every point counted.
+    public var metres: Double
+    /// Metres along the path (on the ground, ignoring the slope) at each point with an elevation.
     public var distances: [Double]
     /// Cleaned elevations at those points.
     public var elevations: [Double]
@@ -45,6 +48,7 @@ public struct ElevationProfile: Hashable, Sendable {
         let (despiked, spikes) = Self.despike(raw, limit: settings.spikeMetres)
         let smooth = Self.smooth(despiked, along: along, within: settings.smoothingMetres)
         let (gain, loss) = Self.climb(smooth, threshold: settings.thresholdMetres)
+        self.metres = walked
         self.distances = along
         self.elevations = smooth
         self.gain = gain

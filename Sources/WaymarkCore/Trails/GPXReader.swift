@@ -124,8 +124,22 @@ private final class GPXReader: NSObject, XMLParserDelegate {
     }
 }
 
-/// GPX times: ISO 8601 in UTC or with an offset, with any number of fractional digits.
+/// GPX times: ISO 8601 in UTC or with an offset, with any number of fractional digits, read;
+/// UTC with milliseconds when there are any, written.
 enum GPXTime {
+    static let calendar: Calendar = {
+        var c = Calendar(identifier: .gregorian)
+        c.timeZone = TimeZone(identifier: "UTC")!
+        return c
+    }()
+
+    static func format(_ date: Date) -> String {
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let millis = (Int((date.timeIntervalSince1970 * 1000).rounded()) % 1000 + 1000) % 1000
+        let whole = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+        return whole + (millis == 0 ? "" : String(format: ".%03d", millis)) + "Z"
+    }
+
     static func parse(_ text: String) -> Date? {
         let s = Array(text.utf8)
         func digits(_ at: Int, _ count: Int) -> Int? {
@@ -170,8 +184,6 @@ enum GPXTime {
             }
         }
         guard i == s.count else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
         guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)),
               calendar.component(.day, from: date) == day
         else { return nil }

@@ -4,7 +4,7 @@ extension GPXDocument {
     /// GPX 1.1, elements in the order its schema asks for, text escaped; times in UTC.
     public func gpx(creator: String = "Waymark") -> Data {
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        out += #"<gpx version="1.1" creator="\#(Self.escape(creator))" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
+        out += #"<gpx version="1.1" creator="\#(XMLText.escaped(creator))" xmlns="http://www.topografix.com/GPX/1/1">"# + "\n"
         if name != nil || description != nil {
             out += "  <metadata>" + Self.element("name", name) + Self.element("desc", description) + "</metadata>\n"
         }
@@ -30,7 +30,7 @@ extension GPXDocument {
     private static func point(_ tag: String, _ p: Point) -> String {
         var s = "<\(tag) lat=\"\(degrees(p.coordinate.latitude))\" lon=\"\(degrees(p.coordinate.longitude))\">"
         if let e = p.elevation { s += "<ele>\(String(format: "%.2f", e))</ele>" }
-        if let t = p.time { s += "<time>\(time(t))</time>" }
+        if let t = p.time { s += "<time>\(GPXTime.format(t))</time>" }
         s += element("name", p.name)
         return s + "</\(tag)>"
     }
@@ -43,32 +43,8 @@ extension GPXDocument {
         return s
     }
 
-    private static func time(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let millis = Int((date.timeIntervalSince1970 * 1000).rounded()) % 1000
-        let whole = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
-        return whole + (millis == 0 ? "" : String(format: ".%03d", (millis + 1000) % 1000)) + "Z"
-    }
-
     private static func element(_ tag: String, _ value: String?) -> String {
         guard let value else { return "" }
-        return "<\(tag)>\(escape(value))</\(tag)>"
-    }
-
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(c)
-            }
-        }
-        return out
+        return "<\(tag)>\(XMLText.escaped(value))</\(tag)>"
     }
 }

@@ -9,26 +9,25 @@ public enum TrailDifficulty: String, Hashable, Sendable, Codable, CaseIterable {
 /// elevation gain and loss, highest and lowest points, average and steepest grade, the effort
 /// rating, and a tier for trails that have no official grade.
 public struct TrailMeasures: Hashable, Sendable {
-    public var metres: Double
+    public var profile: ElevationProfile
     /// Along the slope: each stretch's length with its climb or descent, from cleaned elevations.
     public var slopeMetres: Double
-    public var gain: Double
-    public var loss: Double
-    public var highest: Double?
-    public var lowest: Double?
-    /// Gain over length, in percent.
-    public var averageGrade: Double
     /// The steepest stretch of at least `Self.gradeStretch` metres, up or down, in percent.
     public var steepestGrade: Double
-    public var profile: ElevationProfile
+
+    public var metres: Double { profile.metres }
+    public var gain: Double { profile.gain }
+    public var loss: Double { profile.loss }
+    public var highest: Double? { profile.highest }
+    public var lowest: Double? { profile.lowest }
+    /// Gain over length, in percent.
+    public var averageGrade: Double { metres > 0 ? gain / metres * 100 : 0 }
 
     /// Grades over shorter stretches than this are mostly the receiver's noise.
     public static let gradeStretch = 100.0
 
     public init(_ points: [GPXDocument.Point], settings: ElevationProfile.Settings = .init()) {
         let profile = ElevationProfile(points, settings: settings)
-        var metres = 0.0
-        for (a, b) in zip(points, points.dropFirst()) { metres += Geo.distance(a.coordinate, b.coordinate) }
         var slope = 0.0, covered = 0.0
         for i in profile.distances.indices.dropFirst() {
             let run = profile.distances[i] - profile.distances[i - 1]
@@ -36,15 +35,9 @@ public struct TrailMeasures: Hashable, Sendable {
             slope += (run * run + rise * rise).squareRoot()
             covered += run
         }
-        self.metres = metres
-        self.slopeMetres = slope + (metres - covered)  // stretches with no elevation are taken as flat
-        self.gain = profile.gain
-        self.loss = profile.loss
-        self.highest = profile.highest
-        self.lowest = profile.lowest
-        self.averageGrade = metres > 0 ? profile.gain / metres * 100 : 0
-        self.steepestGrade = Self.steepest(profile)
         self.profile = profile
+        self.slopeMetres = slope + (profile.metres - covered)  // stretches with no elevation are taken as flat
+        self.steepestGrade = Self.steepest(profile)
     }
 
     static func steepest(_ p: ElevationProfile) -> Double {

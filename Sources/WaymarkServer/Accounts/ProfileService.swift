@@ -145,15 +145,11 @@ enum DefaultAvatar {
         for b in user.id.utf8 { h = (h ^ UInt32(b)) &* 16777619 }
         let hue = Int(h % 360)
         return """
-            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96" width="96" height="96" role="img" aria-label="\(escape(initials))">\
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 96 96" width="96" height="96" role="img" aria-label="\(XMLText.escaped(initials))">\
             <rect width="96" height="96" rx="48" fill="hsl(\(hue) 45% 42%)"/>\
-            <text x="48" y="50" font-family="system-ui, sans-serif" font-size="38" font-weight="600" fill="#fff" text-anchor="middle" dominant-baseline="central">\(escape(initials))</text>\
+            <text x="48" y="50" font-family="system-ui, sans-serif" font-size="38" font-weight="600" fill="#fff" text-anchor="middle" dominant-baseline="central">\(XMLText.escaped(initials))</text>\
             </svg>
             """
     }
 
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
 }

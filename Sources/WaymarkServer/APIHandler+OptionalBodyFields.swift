@@ -12,5 +12,7 @@ extension APIHandler {
         "createEvent": ["description", "calendarId", "durationMinutes", "repeat", "place", "modes"],
         "updateEvent": ["description", "calendarId", "durationMinutes", "repeat", "place", "modes"],
         "updateTravelPreferences": ["rideSharingService", "lunchFrom", "lunchTo"],
+        "updateTrail": ["name", "area", "description", "difficulty", "shape", "accessible", "huntingAlert", "pictureId", "info",
+                        "contacts", "guidelines", "points", "amenities"],
     ]
 }

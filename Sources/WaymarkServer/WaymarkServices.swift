@@ -11,6 +11,7 @@ struct WaymarkServices: Sendable {
     let parking: ParkingServices
     let wayfinding: WayfindingServices
     let planner: PlannerServices
+    let trails: TrailsServices
     let notifications: NotificationsServices
     let operations: OperationsServices
 
@@ -48,8 +49,10 @@ struct WaymarkServices: Sendable {
         let wayfinding = WayfindingServices(environment)
         let planner = PlannerServices(environment, parking: parking, wayfinding: wayfinding, notifications: notifications)
         accounts.personalData.register(PlannerPersonalData())
+        let trails = TrailsServices(environment)
+        accounts.personalData.register(TrailsPersonalData())
         let operations = OperationsServices(environment, accounts: accounts, openAPIDocument: document)
-        return WaymarkServices(environment: environment, accounts: accounts, parking: parking, wayfinding: wayfinding, planner: planner,
+        return WaymarkServices(environment: environment, accounts: accounts, parking: parking, wayfinding: wayfinding, planner: planner, trails: trails,
                                notifications: notifications, operations: operations)
     }
 
@@ -59,6 +62,7 @@ struct WaymarkServices: Sendable {
         .union(ParkingServices.signedInOperations)
         .union(WayfindingServices.signedInOperations)
         .union(PlannerServices.signedInOperations)
+        .union(TrailsServices.signedInOperations)
         .union(NotificationsServices.signedInOperations)
         .union(OperationsServices.signedInOperations)
 

@@ -65,6 +65,7 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
         try await DemoLoader(store: store, now: now, logger: app.logger).loadIfMissing()
         try await services.parking.reloadSensorIndex()
         try await WayfindingDemo(wayfinding: services.wayfinding).loadIfMissing()
+        try await TrailsDemo(trails: services.trails).loadIfMissing()
     }
 
     // Live tails start at the end of their logs before the server takes requests, so that

@@ -7,7 +7,7 @@ struct SessionMiddleware: ClientMiddleware {
     let store: (any TokenStore)?
     /// Operations where a token is optional or required (see the contract's `security`); each
     /// area lists its own next to its calls.
-    static let withToken: Set<String> = accounts.union(parking).union(wayfinding).union(planner).union(notifications).union(operations)
+    static let withToken: Set<String> = accounts.union(parking).union(wayfinding).union(planner).union(trails).union(notifications).union(operations)
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,

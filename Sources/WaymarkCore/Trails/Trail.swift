@@ -68,7 +68,8 @@ public struct Trail: Hashable, Sendable, Codable {
     }
 }
 
-/// One point of a path: position and, when known, elevation in metres.
+/// One point of a path: position and, when known, elevation in metres. Coded as
+/// `[latitude, longitude, elevation]`, as paths hold thousands of them.
 public struct PathPoint: Hashable, Sendable, Codable {
     public var latitude: Double
     public var longitude: Double
@@ -80,6 +81,20 @@ public struct PathPoint: Hashable, Sendable, Codable {
 
     public init(_ p: GPXDocument.Point) {
         self.init(latitude: p.coordinate.latitude, longitude: p.coordinate.longitude, elevation: p.elevation)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        var c = try decoder.unkeyedContainer()
+        latitude = try c.decode(Double.self)
+        longitude = try c.decode(Double.self)
+        elevation = c.isAtEnd ? nil : try c.decodeIfPresent(Double.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.unkeyedContainer()
+        try c.encode(latitude)
+        try c.encode(longitude)
+        if let elevation { try c.encode(elevation) }
     }
 
     public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }

@@ -10,6 +10,8 @@ public enum TrailImport {
         public var item: String?
         public var rule: String
 
+        public init(file: String, item: String?, rule: String) { self.file = file; self.item = item; self.rule = rule }
+
         public var description: String { [file, item].compactMap { $0 }.joined(separator: ", ") + ": " + rule }
     }
 

@@ -34,7 +34,7 @@ public struct TrailIndex: Sendable {
             self.difficulties = difficulties; self.features = features
         }
 
-        func admits(_ e: Entry) -> Bool {
+        public func admits(_ e: Entry) -> Bool {
             (difficulties?.contains(e.difficulty) ?? true) && features.isSubset(of: e.features)
         }
     }

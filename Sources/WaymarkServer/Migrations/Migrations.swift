@@ -19,5 +19,6 @@ enum Migrations {
         CreateWebPush(),
         CreateWayfinding(),
         CreatePlanner(),
+        CreateTrails(),
     ]
 }

@@ -1,0 +1,192 @@
+import Foundation
+import OpenAPIRuntime
+import WaymarkAPI
+import WaymarkCore
+
+extension APIHandler {
+    private var trails: TrailsServices { services.trails }
+
+    func listTrails(_ input: Operations.ListTrails.Input) async throws -> Operations.ListTrails.Output {
+        let q = input.query
+        var query = TrailsServices.Query()
+        for (name, value) in [("latitude", q.latitude), ("south", q.south), ("north", q.north)] where value.map({ !(-90...90).contains($0) }) ?? false {
+            throw Problem.badRequest("\(name) must be between -90 and 90.")
+        }
+        for (name, value) in [("longitude", q.longitude), ("west", q.west), ("east", q.east)] where value.map({ !(-180...180).contains($0) }) ?? false {
+            throw Problem.badRequest("\(name) must be between -180 and 180.")
+        }
+        guard (1...100).contains(q.limit ?? 20) else { throw Problem.badRequest("limit must be between 1 and 100.") }
+        guard (0...1_000_000).contains(q.offset ?? 0) else { throw Problem.badRequest("offset must be between 0 and 1000000.") }
+        let point = [q.latitude, q.longitude].compactMap { $0 }.count
+        let view = [q.south, q.west, q.north, q.east].compactMap { $0 }.count
+        guard point == 0 || point == 2 else { throw Problem.badRequest("Give both latitude and longitude, or neither.") }
+        guard view == 0 || view == 4 else { throw Problem.badRequest("A view needs all of south, west, north and east.") }
+        guard [point > 0, view > 0, q.q != nil].filter({ $0 }).count <= 1 else {
+            throw Problem.badRequest("Ask for trails near a point (latitude, longitude), in a view (south, west, north, east) or by name (q), one at a time.")
+        }
+        if let lat = q.latitude, let lon = q.longitude {
+            query.place = .near(Coordinate(latitude: lat, longitude: lon))
+        } else if let s = q.south, let w = q.west, let n = q.north, let e = q.east {
+            guard s <= n else { throw Problem.badRequest("south must not be north of north.") }
+            query.place = .view(south: s, west: w, north: n, east: e)
+        } else if let text = q.q {
+            guard !TrailCatalogue.words(text).isEmpty else { throw Problem.badRequest("q needs a letter or a digit.") }
+            query.place = .named(text)
+        }
+        query.filter = TrailIndex.Filter(
+            difficulties: q.difficulty.map { Set($0.compactMap { TrailDifficulty(rawValue: $0.rawValue) }) },
+            features: Set((q.feature ?? []).compactMap { PointOfInterest.Kind(rawValue: $0.rawValue) }))
+        query.limit = q.limit ?? 20
+        query.offset = q.offset ?? 0
+        let found = try await trails.list(query)
+        let lines = q.lines == true ? try await trails.trails.lines(found.rows.map(\.row.id)) : [:]
+        return .ok(.init(body: .json(.init(
+            trails: found.rows.map { TrailsMapping.summary($0.row, metres: $0.metres, line: q.lines == true ? lines[$0.row.id] ?? [] : nil) },
+            total: found.total))))
+    }
+
+    func getTrail(_ input: Operations.GetTrail.Input) async throws -> Operations.GetTrail.Output {
+        guard let found = try await trails.trails.trail(input.path.trailId) else { throw Problem.notFound("trail") }
+        let etag = "\"trail-\(found.row.id)-\(found.row.version)\""
+        if ETag.matches(input.headers.ifNoneMatch, etag) { return .notModified(.init(headers: .init(eTag: etag))) }
+        return .ok(.init(headers: .init(eTag: etag, cacheControl: "no-cache"), body: .json(TrailsMapping.trail(found.row, found.trail))))
+    }
+
+    func getTrailGPX(_ input: Operations.GetTrailGPX.Input) async throws -> Operations.GetTrailGPX.Output {
+        guard let found = try await trails.trails.trail(input.path.trailId) else { throw Problem.notFound("trail") }
+        let data = found.trail.gpxDocument().gpx()
+        return .ok(.init(headers: .init(contentDisposition: "attachment; filename=\"\(found.row.id).gpx\""),
+                         body: .applicationGpxXml(HTTPBody(data))))
+    }
+
+    func importTrails(_ input: Operations.ImportTrails.Input) async throws -> Operations.ImportTrails.Output {
+        let me = try RequestContext.requirePrincipal()
+        try await services.operations.operators.require(me)
+        let data: Data, fallback: String
+        switch input.body {
+        case .applicationGpxXml(let body):
+            do { data = try await Data(collecting: body, upTo: Self.trailFileLimit) } catch { throw Problem.tooLarge(limit: Self.trailFileLimit) }
+            fallback = "upload.gpx"
+        case .applicationGeoJson(let object):
+            // Decoded by the contract's JSON reading (which bounds the body); read again as the file it was.
+            data = try JSONEncoder().encode(object)
+            fallback = "upload.geojson"
+        }
+        // The file's own name words the problems, but the body's type decides how it is read.
+        var file = (input.query.file.nonEmpty.map { ($0 as NSString).lastPathComponent }) ?? fallback
+        let wantsJSON = fallback.hasSuffix(".geojson")
+        if wantsJSON != (file.lowercased().hasSuffix(".geojson") || file.lowercased().hasSuffix(".json")) { file += wantsJSON ? ".geojson" : ".gpx" }
+        let result = try await trails.importFile(data, file: file, eachTrack: input.query.eachTrack ?? false)
+        let problems = result.problems.map(\.description)
+        guard !result.saved.isEmpty else {
+            throw Problem(type: "trail-file-invalid", title: "No trail could be imported", status: 422, detail: problems.joined(separator: "\n"))
+        }
+        let rows = try await trails.rows(result.saved.map(\.id))
+        return .ok(.init(body: .json(.init(trails: rows.map { TrailsMapping.summary($0) }, problems: problems))))
+    }
+
+    /// GPX recordings of a long day are a few MiB; ten is room for a folder's worth in GeoJSON.
+    static let trailFileLimit = 10 << 20
+
+    func updateTrail(_ input: Operations.UpdateTrail.Input) async throws -> Operations.UpdateTrail.Output {
+        let me = try RequestContext.requirePrincipal()
+        try await services.operations.operators.require(me)
+        guard case .json(let u) = input.body else { throw Problem.unsupportedMediaType }
+        guard var trail = try await trails.trails.trail(input.path.trailId)?.trail else { throw Problem.notFound("trail") }
+        if let v = u.name { guard let name = Optional(v).nonEmpty else { throw Problem.badRequest("name must not be blank.") }; trail.name = name }
+        if let v = u.area { trail.area = v.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if let v = u.description { trail.description = v }
+        if let v = u.difficulty { trail.officialDifficulty = TrailDifficulty(rawValue: v.rawValue) }
+        if let v = u.shape { trail.shape = Trail.Shape(rawValue: v.rawValue)! }
+        if let v = u.accessible { trail.accessible = v }
+        if let v = u.huntingAlert { trail.huntingAlert = Optional(v).nonEmpty }
+        if let v = u.pictureId { trail.pictureId = try await knownPicture(v, field: "pictureId") }
+        if let v = u.info { trail.info = TrailsMapping.info(v) }
+        if let v = u.contacts { trail.contacts = v.map { RangerContact(name: $0.name, phones: $0.phones) } }
+        if let v = u.amenities { trail.amenities = v.compactMap { TrailAmenity(rawValue: $0.rawValue) } }
+        if let v = u.guidelines {
+            var out: [SafetyGuideline] = []
+            for (i, g) in v.enumerated() {
+                out.append(SafetyGuideline(kind: SafetyGuideline.Kind(rawValue: g.kind.rawValue)!, name: g.name, description: g.description,
+                                           warningSigns: g.warningSigns.nonEmpty,
+                                           pictureId: try await knownPicture(g.pictureId, field: "guidelines[\(i)].pictureId")))
+            }
+            trail.guidelines = out
+        }
+        if let v = u.points {
+            var out: [PointOfInterest] = []
+            for (i, p) in v.enumerated() {
+                let position = p.position.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+                if let position, !position.isValid { throw Problem.badRequest("points[\(i)].position is not on Earth.") }
+                out.append(PointOfInterest(id: "\(trail.id)-\(i + 1)", kind: PointOfInterest.Kind(rawValue: p.kind.rawValue)!, name: p.name,
+                                           history: p.history, position: position, focalPoint: p.focalPoint,
+                                           pictureId: try await knownPicture(p.pictureId, field: "points[\(i)].pictureId")))
+            }
+            trail.points = out
+        }
+        try await trails.trails.save([trail], source: .operator_, now: trails.now())
+        guard let saved = try await trails.trails.trail(trail.id) else { throw Problem.notFound("trail") }
+        return .ok(.init(body: .json(TrailsMapping.trail(saved.row, saved.trail))))
+    }
+
+    /// Nil for nil or empty; a problem naming the field when no such picture was uploaded.
+    private func knownPicture(_ id: String?, field: String) async throws -> String? {
+        guard let id = id.nonEmpty else { return nil }
+        guard try await trails.trails.hasPicture(id) else { throw Problem.unknownReference(field: field, "picture") }
+        return id
+    }
+
+    func deleteTrail(_ input: Operations.DeleteTrail.Input) async throws -> Operations.DeleteTrail.Output {
+        let me = try RequestContext.requirePrincipal()
+        try await services.operations.operators.require(me)
+        guard try await trails.trails.delete(input.path.trailId) else { throw Problem.notFound("trail") }
+        return .noContent(.init())
+    }
+
+    func uploadTrailPicture(_ input: Operations.UploadTrailPicture.Input) async throws -> Operations.UploadTrailPicture.Output {
+        let me = try RequestContext.requirePrincipal()
+        try await services.operations.operators.require(me)
+        let (kind, body): (PictureRules.Kind, HTTPBody) = switch input.body {
+        case .png(let b): (.png, b)
+        case .jpeg(let b): (.jpeg, b)
+        case .imageWebp(let b): (.webp, b)
+        }
+        let data: Data
+        do { data = try await Data(collecting: body, upTo: PictureRules.maximumBytes) } catch { throw Problem.tooLarge(limit: PictureRules.maximumBytes) }
+        guard !data.isEmpty, kind.matches(data) else { throw Problem.badRequest("The body is not a \(kind.rawValue) image.") }
+        let id = "p-" + UUID().uuidString.lowercased()
+        try await trails.trails.addPicture(id: id, contentType: kind.rawValue, bytes: data, now: trails.now())
+        return .created(.init(body: .json(.init(pictureId: id, url: TrailsMapping.pictureURL(id)!))))
+    }
+
+    func getTrailPicture(_ input: Operations.GetTrailPicture.Input) async throws -> Operations.GetTrailPicture.Output {
+        guard let picture = try await trails.trails.picture(input.path.pictureId) else { throw Problem.notFound("picture") }
+        let headers = Operations.GetTrailPicture.Output.Ok.Headers(cacheControl: "public, max-age=31536000, immutable")
+        let body = HTTPBody(picture.bytes)
+        switch picture.contentType {
+        case "image/png": return .ok(.init(headers: headers, body: .png(body)))
+        case "image/jpeg": return .ok(.init(headers: headers, body: .jpeg(body)))
+        case "image/webp": return .ok(.init(headers: headers, body: .imageWebp(body)))
+        case "image/svg+xml": return .ok(.init(headers: headers, body: .imageSvgXml(body)))
+        default: throw Problem.internalError
+        }
+    }
+
+    func listTrailFavourites(_ input: Operations.ListTrailFavourites.Input) async throws -> Operations.ListTrailFavourites.Output {
+        let me = try RequestContext.requirePrincipal()
+        let rows = try await trails.rows(try await trails.trails.favourites(userId: me.userId))
+        return .ok(.init(body: .json(.init(trails: rows.map { TrailsMapping.summary($0) }))))
+    }
+
+    func addTrailFavourite(_ input: Operations.AddTrailFavourite.Input) async throws -> Operations.AddTrailFavourite.Output {
+        let me = try RequestContext.requirePrincipal()
+        guard try await trails.trails.addFavourite(userId: me.userId, trailId: input.path.trailId, now: trails.now()) else { throw Problem.notFound("trail") }
+        return .noContent(.init())
+    }
+
+    func removeTrailFavourite(_ input: Operations.RemoveTrailFavourite.Input) async throws -> Operations.RemoveTrailFavourite.Output {
+        let me = try RequestContext.requirePrincipal()
+        try await trails.trails.removeFavourite(userId: me.userId, trailId: input.path.trailId)
+        return .noContent(.init())
+    }
+}

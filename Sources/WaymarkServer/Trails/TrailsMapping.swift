@@ -1,0 +1,68 @@
+import Foundation
+import WaymarkAPI
+import WaymarkCore
+
+/// Trails between core and API types.
+enum TrailsMapping {
+    static func pictureURL(_ id: String?) -> String? {
+        id.map { "/v1/trail-pictures/\($0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? $0)" }
+    }
+
+    static func summary(_ r: TrailRow, metres: Double? = nil, line: [[Double]]? = nil) -> Components.Schemas.TrailSummary {
+        .init(id: r.id, name: r.name, area: r.area, shape: shape(r.shape), difficulty: difficulty(r.difficulty),
+              difficultyIsOfficial: r.official, accessible: r.accessible, huntingAlert: r.huntingAlert,
+              trailhead: .init(latitude: r.trailhead.latitude, longitude: r.trailhead.longitude),
+              lengthMetres: (r.lengthMetres * 10).rounded() / 10, gainMetres: r.gainMetres.rounded(),
+              pictureURL: pictureURL(r.pictureId),
+              features: PointOfInterest.Kind.allCases.filter { r.features.contains($0) }.map(kind),
+              distanceMetres: metres.map { $0.rounded() }, line: line)
+    }
+
+    static func trail(_ r: TrailRow, _ t: Trail) -> Components.Schemas.Trail {
+        let m = t.measures
+        let round1 = { (v: Double) in (v * 10).rounded() / 10 }
+        return .init(
+            summary: summary(r), description: t.description,
+            measures: .init(lengthMetres: round1(m.metres), slopeLengthMetres: round1(m.slopeMetres), gainMetres: m.gain.rounded(),
+                            lossMetres: m.loss.rounded(), highestMetres: m.highest.map(round1), lowestMetres: m.lowest.map(round1),
+                            averageGradePercent: round1(m.averageGrade), steepestGradePercent: round1(m.steepestGrade),
+                            effortRating: round1(m.effortRating), computedDifficulty: difficulty(m.difficulty), steps: m.steps()),
+            profile: m.profile.sampled(count: 200).map { [$0.metres.rounded(), round1($0.elevation)] },
+            path: t.path.map { p in [p.latitude, p.longitude] + (p.elevation.map { [$0] } ?? []) },
+            info: info(t.info),
+            contacts: t.contacts.map { .init(name: $0.name, phones: $0.phones) },
+            guidelines: t.guidelines.map { g in
+                .init(kind: .init(rawValue: g.kind.rawValue)!, name: g.name, description: g.description, warningSigns: g.warningSigns,
+                      pictureId: g.pictureId, pictureURL: pictureURL(g.pictureId))
+            },
+            points: t.points.map { p in
+                .init(id: p.id, kind: kind(p.kind), name: p.name, history: p.history,
+                      position: p.position.map { .init(latitude: $0.latitude, longitude: $0.longitude) }, focalPoint: p.focalPoint,
+                      pictureId: p.pictureId, pictureURL: pictureURL(p.pictureId))
+            },
+            amenities: t.amenities.map { .init(rawValue: $0.rawValue)! },
+            updatedAt: r.updatedAt)
+    }
+
+    static func info(_ i: TrailInfo) -> Components.Schemas.TrailInfo {
+        .init(admission: i.admission, additionalFees: i.additionalFees, parking: i.parking,
+              seasonalHours: i.seasonalHours.map { .init(season: $0.season, hours: $0.hours) })
+    }
+
+    static func info(_ i: Components.Schemas.TrailInfo) -> TrailInfo {
+        TrailInfo(admission: i.admission.nonEmpty, additionalFees: i.additionalFees.nonEmpty,
+                  seasonalHours: i.seasonalHours.map { SeasonalHours(season: $0.season, hours: $0.hours) }, parking: i.parking.nonEmpty)
+    }
+
+    static func shape(_ s: Trail.Shape) -> Components.Schemas.TrailShape { .init(rawValue: s.rawValue)! }
+    static func difficulty(_ d: TrailDifficulty) -> Components.Schemas.TrailDifficulty { .init(rawValue: d.rawValue)! }
+    static func kind(_ k: PointOfInterest.Kind) -> Components.Schemas.PointOfInterestKind { .init(rawValue: k.rawValue)! }
+}
+
+extension Optional where Wrapped == String {
+    /// Nil for nil, empty or blank text.
+    var nonEmpty: String? {
+        guard let s = self?.trimmingCharacters(in: .whitespacesAndNewlines), !s.isEmpty else { return nil }
+        return s
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+import WaymarkCore
+
+/// The Trails area: the catalogue, its pictures, imports and edits, favourites.
+struct TrailsServices: Sendable {
+    let trails: TrailStore
+    let catalogue: TrailCatalogue
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    init(_ env: WaymarkEnvironment) {
+        trails = TrailStore(store: env.store)
+        catalogue = TrailCatalogue(trails: trails)
+        now = env.now
+        logger = env.logger
+    }
+
+    /// What a list asks for: a point, a view, a name, or nothing (all by name).
+    struct Query: Sendable {
+        enum Place: Sendable {
+            case near(Coordinate)
+            case view(south: Double, west: Double, north: Double, east: Double)
+            case named(String)
+            case all
+        }
+        var place: Place = .all
+        var filter = TrailIndex.Filter()
+        var limit = 20
+        var offset = 0
+    }
+
+    /// The matching trails (with the distance from the asked point) and how many matched in all.
+    func list(_ q: Query) async throws -> (rows: [(row: TrailRow, metres: Double?)], total: Int) {
+        let s = try await catalogue.current()
+        switch q.place {
+        case .near(let point):
+            let found = s.index.nearest(to: point, limit: q.offset + q.limit, filter: q.filter)
+            return (found.dropFirst(q.offset).compactMap { f in s.rows[f.entry.id].map { ($0, f.metres) } }, found.count)
+        case .view(let south, let west, let north, let east):
+            let found = s.index.within(south: south, west: west, north: north, east: east, limit: q.offset + q.limit, filter: q.filter)
+            return (found.dropFirst(q.offset).compactMap { e in s.rows[e.id].map { ($0, nil) } }, found.count)
+        case .named(let text):
+            let found = s.search(text, filter: q.filter)
+            return (found.dropFirst(q.offset).prefix(q.limit).map { ($0, nil) }, found.count)
+        case .all:
+            let found = s.byName.filter { q.filter.admits($0.indexEntry) }
+            return (found.dropFirst(q.offset).prefix(q.limit).map { ($0, nil) }, found.count)
+        }
+    }
+
+    func rows(_ ids: [String]) async throws -> [TrailRow] {
+        let s = try await catalogue.current()
+        return ids.compactMap { s.rows[$0] }
+    }
+
+    /// Reads a file's trails and saves what can be saved; the problems name what was left out.
+    func importFile(_ data: Data, file: String, eachTrack: Bool, source: TrailSource = .file) async throws -> (saved: [Trail], problems: [TrailImport.Problem]) {
+        let lower = file.lowercased()
+        let isJSON = lower.hasSuffix(".geojson") || lower.hasSuffix(".json")
+        var result = isJSON ? TrailImport.geoJSON(data, file: file) : TrailImport.gpx(data, file: file, eachTrack: eachTrack)
+        // Two trails of one file with the same id: the later one would silently replace the first.
+        var seen: [String: Int] = [:]
+        var kept: [Trail] = []
+        for t in result.trails {
+            if seen[t.id] != nil {
+                result.problems.append(TrailImport.Problem(file: file, item: "'\(t.name)'", rule: "has the same id (\(t.id)) as an earlier trail in the file"))
+                continue
+            }
+            seen[t.id] = kept.count
+            kept.append(t)
+        }
+        // Re-importing a trail keeps what operators added on its page unless the file says otherwise.
+        var merged: [Trail] = []
+        for var t in kept {
+            if let old = try await trails.trail(t.id)?.trail {
+                if t.area.isEmpty { t.area = old.area }
+                if t.description.isEmpty { t.description = old.description }
+                t.pictureId = t.pictureId ?? old.pictureId
+                if isJSON == false {
+                    t.officialDifficulty = old.officialDifficulty; t.accessible = old.accessible; t.huntingAlert = old.huntingAlert
+                    t.info = old.info; t.contacts = old.contacts; t.guidelines = old.guidelines; t.amenities = old.amenities
+                    if t.points.isEmpty { t.points = old.points }
+                }
+            }
+            merged.append(t)
+        }
+        try await trails.save(merged, source: source, now: now())
+        return (merged, result.problems)
+    }
+}
+
+extension TrailsServices {
+    /// The area's operations that need a signed-in person; operators are checked in the handlers.
+    static let signedInOperations: Set<String> = [
+        "importTrails", "updateTrail", "deleteTrail", "uploadTrailPicture",
+        "listTrailFavourites", "addTrailFavourite", "removeTrailFavourite",
+    ]
+}

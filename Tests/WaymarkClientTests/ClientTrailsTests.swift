@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import WaymarkClient
+import WaymarkCore
+@testable import WaymarkServer
+
+@Suite("SDK: trails near, in view and by name, a trail's page offline, GPX, favourites (TRL-1, TRL-2, TRL-7)")
+struct ClientTrailsTests {
+    @Test("TRL-2 TRL-1 TRL-7 nearest trails, a page, its GPX read back by the core reader, and a favourite, through the SDK")
+    func trails() async throws {
+        try await LiveServer.with { server in
+            try await TrailsDemo(trails: server.app.waymark.trails).loadIfMissing()
+            let client = WaymarkClient(serverURL: server.url, tokenStore: InMemoryTokenStore(), requestTimeout: .seconds(15))
+            let bigBear = Coordinate(latitude: 34.2439, longitude: -116.9114)
+            let near = try await client.trails(.near(bigBear), limit: 3)
+            #expect(near.trails.count == 3 && near.trails.allSatisfy { ($0.distanceMetres ?? .infinity) < 10_000 })
+            let falls = try await client.trails(.all(offset: 0), features: [.waterfall], limit: 100)
+            #expect(falls.total >= 3 && falls.trails.allSatisfy { $0.features.contains(.waterfall) })
+            let view = try await client.trails(.view(south: 34.2, west: -117.0, north: 34.3, east: -116.85), lines: true)
+            #expect(!view.trails.isEmpty && view.trails.allSatisfy { ($0.line?.count ?? 0) >= 2 })
+            #expect(try await client.trails(.named("heart rock")).trails.first?.id == "heart-rock")
+
+            let page = try await client.trail(id: near.trails[0].id)
+            #expect(page.value.summary.id == near.trails[0].id && !page.value.guidelines.isEmpty)
+            let gpx = try GPXDocument.read(try await client.trailGPX(id: near.trails[0].id))
+            #expect(gpx.tracks.count == 1 && gpx.name == near.trails[0].name)
+
+            _ = try await client.ensureDeviceIdentity()
+            try await client.setFavourite(trailId: "castle-rock", true)
+            #expect(try await client.favouriteTrails().map(\.id) == ["castle-rock"])
+            try await client.setFavourite(trailId: "castle-rock", false)
+            #expect(try await client.favouriteTrails().isEmpty)
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+import Vapor
+import WaymarkCore
+@testable import WaymarkServer
+
+@Suite("Trails over HTTP: the catalogue, search by place and name, GPX, operators' imports and edits, favourites (TRL-1, TRL-2, TRL-7)")
+struct TrailsTests {
+    static func gpxFixture(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("WaymarkCoreTests/Fixtures/gpx/\(name)"))
+    }
+
+    static func withDemo(_ db: TestDatabase, _ body: (TestContext) async throws -> Void) async throws {
+        try await TestApp.with(db) { ctx in
+            try await TrailsDemo(trails: ctx.services.trails).loadIfMissing()
+            try await body(ctx)
+        }
+    }
+
+    static func trails(_ res: TestResponse) -> [[String: Any]] { res.json["trails"] as? [[String: Any]] ?? [] }
+
+    @Test("TRL-2 nearest trailheads first with their distance, trails in a view, by name or town, narrowed by tier and feature",
+          arguments: TestDatabase.available)
+    func trl2Lists(db: TestDatabase) async throws {
+        try await Self.withDemo(db) { ctx in
+            let all = try await ctx.call(.GET, "/v1/trails?limit=100")
+            #expect(all.json["total"] as? Int == DemoTrails.all().count)
+            let names = Self.trails(all).compactMap { $0["name"] as? String }
+            #expect(names == names.sorted { $0.lowercased() < $1.lowercased() })
+
+            // From the Fullerton campus: Fullerton's trails come first, nearest first.
+            let near = Self.trails(try await ctx.call(.GET, "/v1/trails?latitude=33.8823&longitude=-117.8851&limit=5"))
+            let distances = near.compactMap { $0["distanceMetres"] as? Double }
+            #expect(distances.count == 5 && distances == distances.sorted() && distances[0] < 5_000)
+            #expect(near.allSatisfy { ["Fullerton", "Brea", "Chino Hills", "Buena Park", "Orange"].contains($0["area"] as? String ?? "") })
+
+            // Big Bear Lake in view: only trails crossing it, at most the limit, with lines for the map.
+            let view = Self.trails(try await ctx.call(.GET, "/v1/trails?south=34.2&west=-117.0&north=34.3&east=-116.85&lines=true&limit=20"))
+            #expect(!view.isEmpty && view.allSatisfy { ($0["line"] as? [[Double]])?.count ?? 0 >= 2 })
+            #expect(view.allSatisfy { ["Big Bear Lake", "Fawnskin"].contains($0["area"] as? String ?? "") }, "\(view.map { $0["name"] ?? "" })")
+
+            let named = Self.trails(try await ctx.call(.GET, "/v1/trails?q=big%20bear"))
+            #expect(!named.isEmpty && named.allSatisfy { $0["area"] as? String == "Big Bear Lake" })
+            #expect(Self.trails(try await ctx.call(.GET, "/v1/trails?q=castle")).first?["name"] as? String == "Castle Rock Trail")
+            #expect(Self.trails(try await ctx.call(.GET, "/v1/trails?q=zzzz")).isEmpty)
+
+            let falls = Self.trails(try await ctx.call(.GET, "/v1/trails?feature=waterfall&difficulty=easy,moderate&limit=100"))
+            #expect(!falls.isEmpty && falls.allSatisfy { ($0["features"] as? [String])?.contains("waterfall") == true && $0["difficulty"] as? String != "hard" })
+
+            for bad in ["latitude=33", "latitude=33&longitude=-117&q=x", "south=1&west=2", "q=%20-%20", "limit=0", "latitude=91&longitude=0",
+                        "difficulty=extreme", "south=40&west=0&north=30&east=1"] {
+                let res = try await ctx.call(.GET, "/v1/trails?\(bad)")
+                #expect(res.status == .badRequest, "\(bad): \(res.status)")
+            }
+        }
+    }
+
+    @Test("TRL-1 a trail's page has every screen's facts, its measures and profile, an ETag, its GPX and its pictures",
+          arguments: TestDatabase.available)
+    func trl1Page(db: TestDatabase) async throws {
+        try await Self.withDemo(db) { ctx in
+            let res = try await ctx.call(.GET, "/v1/trails/castle-rock")
+            #expect(res.status == .ok)
+            let page = res.json
+            let summary = try #require(page["summary"] as? [String: Any])
+            #expect(summary["name"] as? String == "Castle Rock Trail" && summary["shape"] as? String == "outAndBack")
+            let measures = try #require(page["measures"] as? [String: Any])
+            #expect((measures["gainMetres"] as? Double ?? 0) > 180 && (measures["steps"] as? Int ?? 0) > 5_000)
+            #expect((measures["slopeLengthMetres"] as? Double ?? 0) > (measures["lengthMetres"] as? Double ?? 0))
+            #expect((page["profile"] as? [[Double]])?.count ?? 0 >= 100)
+            #expect(((page["info"] as? [String: Any])?["seasonalHours"] as? [Any])?.isEmpty == false)
+            #expect((page["contacts"] as? [[String: Any]])?.contains { ($0["phones"] as? [String])?.contains("911") == true } == true)
+            let guidelines = page["guidelines"] as? [[String: Any]] ?? []
+            #expect(Set(guidelines.compactMap { $0["kind"] as? String }) == ["predator", "dangerousPlant", "ediblePlant", "equipment"])
+            #expect(!(page["points"] as? [Any] ?? []).isEmpty && !(page["amenities"] as? [Any] ?? []).isEmpty)
+
+            let etag = try #require(res.headers.first(name: .eTag))
+            #expect(try await ctx.call(.GET, "/v1/trails/castle-rock", headers: ["If-None-Match": etag]).status == .notModified)
+            #expect(try await ctx.call(.GET, "/v1/trails/nope").status == .notFound)
+
+            let gpx = try await ctx.call(.GET, "/v1/trails/castle-rock/gpx")
+            #expect(gpx.status == .ok && gpx.headers.first(name: .contentType) == "application/gpx+xml")
+            let doc = try GPXDocument.read(gpx.body)
+            let trail = try #require(DemoTrails.all().first { $0.id == "castle-rock" })
+            #expect(doc.tracks.first?.points.count == trail.walked.count && doc.waypoints.count == trail.points.count)
+
+            let pictureURL = try #require(summary["pictureURL"] as? String)
+            let picture = try await ctx.call(.GET, pictureURL)
+            #expect(picture.status == .ok && picture.headers.first(name: .contentType) == "image/svg+xml")
+            #expect(picture.headers.first(name: .cacheControl)?.contains("immutable") == true)
+            for g in guidelines { #expect(try await ctx.call(.GET, g["pictureURL"] as? String ?? "/none").status == .ok) }
+        }
+    }
+
+    @Test("TRL-1 operators import GPX and GeoJSON files, broken ones refused with the file, item and rule; edits, pictures and removal",
+          arguments: TestDatabase.available)
+    func trl1OperatorImports(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            let olive = try await ctx.register("olive", email: "olive@example.com")
+            let guest = try await ctx.register("guest")
+            #expect(try await ctx.app.grantOperator(login: "olive@example.com"))
+            let mojstrovka = try Self.gpxFixture("Mojstrovka.gpx")
+            #expect(try await ctx.call(.POST, "/v1/trails", body: mojstrovka, contentType: "application/gpx+xml").status == .unauthorized)
+            #expect(try await ctx.call(.POST, "/v1/trails", token: guest.token, body: mojstrovka, contentType: "application/gpx+xml").status == .forbidden)
+
+            let res = try await ctx.call(.POST, "/v1/trails?file=Mojstrovka.gpx", token: olive.token, body: mojstrovka, contentType: "application/gpx+xml")
+            #expect(res.status == .ok, "\(String(decoding: res.body, as: UTF8.self))")
+            let imported = try #require(Self.trails(res).first)
+            let id = try #require(imported["id"] as? String)
+            #expect((imported["gainMetres"] as? Double ?? 0) > 400 && imported["difficultyIsOfficial"] as? Bool == false)
+
+            let route = try await ctx.call(.POST, "/v1/trails?file=route.gpx", token: olive.token, body: try Self.gpxFixture("route.gpx"), contentType: "application/gpx+xml")
+            #expect(route.status == .unprocessableEntity)
+            #expect((route.json["detail"] as? String)?.contains("route.gpx, route: has no elevation on 55 of 55 points") == true, "\(route.json)")
+            let broken = try await ctx.call(.POST, "/v1/trails?file=cut.gpx", token: olive.token, body: Data("<gpx><trk><trkseg><trkpt lat=\"1\"".utf8), contentType: "application/gpx+xml")
+            #expect(broken.status == .unprocessableEntity && (broken.json["detail"] as? String)?.hasPrefix("cut.gpx, line 1:") == true, "\(broken.json)")
+
+            let geo = try await ctx.call(.POST, "/v1/trails?file=parks.geojson", token: olive.token, body: Data(Self.geoJSON.utf8), contentType: "application/geo+json")
+            #expect(geo.status == .ok, "\(String(decoding: geo.body, as: UTF8.self))")
+            #expect(Self.trails(geo).map { $0["id"] as? String } == ["ridge-loop"])
+            #expect((geo.json["problems"] as? [String]) == ["parks.geojson, feature 2 'Flat': has no elevation on 2 of 2 points: a trail needs elevation for its profile and grade"])
+
+            // An operator's picture and edits.
+            let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
+            #expect(try await ctx.call(.POST, "/v1/trail-pictures", token: olive.token, body: Data("GIF89a".utf8), contentType: "image/png").status == .badRequest)
+            let uploaded = try await ctx.call(.POST, "/v1/trail-pictures", token: olive.token, body: png, contentType: "image/png")
+            #expect(uploaded.status == .created)
+            let pictureId = try #require(uploaded.json["pictureId"] as? String)
+            let served = try await ctx.call(.GET, uploaded.json["url"] as? String ?? "")
+            #expect(served.status == .ok && served.body == png && served.headers.first(name: .contentType) == "image/png")
+
+            let edit: [String: Any] = [
+                "area": "Julian Alps", "difficulty": "hard", "huntingAlert": "Chamois season in autumn", "pictureId": pictureId,
+                "contacts": [["name": "Mountain rescue", "phones": ["112"]]],
+                "guidelines": [["kind": "equipment", "name": "Helmet", "description": "Loose rock on the ridge.", "pictureId": pictureId]],
+                "points": [["kind": "scenicOverlook", "name": "Summit", "history": "2,366 m", "focalPoint": false, "position": ["latitude": 46.44, "longitude": 13.74]]],
+            ]
+            let patched = try await ctx.call(.PATCH, "/v1/trails/\(id)", token: olive.token, json: edit)
+            #expect(patched.status == .ok, "\(String(decoding: patched.body, as: UTF8.self))")
+            let summary = patched.json["summary"] as? [String: Any] ?? [:]
+            #expect(summary["difficulty"] as? String == "hard" && summary["difficultyIsOfficial"] as? Bool == true && summary["area"] as? String == "Julian Alps")
+            #expect(summary["huntingAlert"] as? String == "Chamois season in autumn" && summary["pictureURL"] as? String == "/v1/trail-pictures/\(pictureId)")
+            #expect(try await ctx.call(.PATCH, "/v1/trails/\(id)", token: olive.token, json: ["pictureId": "p-nothing"]).status == .badRequest)
+            #expect(try await ctx.call(.PATCH, "/v1/trails/\(id)", token: olive.token, json: ["name": "  "]).status == .badRequest)
+            #expect(try await ctx.call(.PATCH, "/v1/trails/\(id)", token: guest.token, json: ["area": "x"]).status == .forbidden)
+
+            // Importing the file again replaces the path but keeps what the operator wrote.
+            #expect(try await ctx.call(.POST, "/v1/trails?file=Mojstrovka.gpx", token: olive.token, body: mojstrovka, contentType: "application/gpx+xml").status == .ok)
+            let again = try await ctx.call(.GET, "/v1/trails/\(id)")
+            #expect((again.json["summary"] as? [String: Any])?["huntingAlert"] as? String == "Chamois season in autumn")
+            #expect((again.json["contacts"] as? [[String: Any]])?.first?["name"] as? String == "Mountain rescue")
+
+            #expect(try await ctx.call(.DELETE, "/v1/trails/\(id)", token: guest.token).status == .forbidden)
+            #expect(try await ctx.call(.DELETE, "/v1/trails/\(id)", token: olive.token).status == .noContent)
+            #expect(try await ctx.call(.GET, "/v1/trails/\(id)").status == .notFound)
+            #expect(try await ctx.call(.DELETE, "/v1/trails/\(id)", token: olive.token).status == .notFound)
+            #expect(try await ctx.call(.GET, "/v1/trails?limit=100").json["total"] as? Int == 1)
+        }
+    }
+
+    static let geoJSON = """
+        {"type": "FeatureCollection", "features": [
+          {"type": "Feature", "properties": {"name": "Ridge Loop", "area": "Brea", "amenities": ["parking"]},
+           "geometry": {"type": "LineString", "coordinates": [[-117.9, 33.9, 100], [-117.9, 33.905, 140], [-117.895, 33.905, 150], [-117.9, 33.9, 100]]}},
+          {"type": "Feature", "properties": {"name": "Flat"}, "geometry": {"type": "LineString", "coordinates": [[-117.9, 33.9], [-117.9, 33.91]]}}
+        ]}
+        """
+
+    @Test("TRL-7 a person stars and unstars trails; the list has the latest first; strangers see nothing of it",
+          arguments: TestDatabase.available)
+    func trl7Favourites(db: TestDatabase) async throws {
+        try await Self.withDemo(db) { ctx in
+            let ana = try await ctx.device()
+            let ben = try await ctx.device()
+            #expect(try await ctx.call(.GET, "/v1/me/trail-favourites").status == .unauthorized)
+            #expect(try await ctx.call(.PUT, "/v1/me/trail-favourites/castle-rock", token: ana.token).status == .noContent)
+            ctx.clock.advance(by: 60)
+            #expect(try await ctx.call(.PUT, "/v1/me/trail-favourites/big-falls", token: ana.token).status == .noContent)
+            #expect(try await ctx.call(.PUT, "/v1/me/trail-favourites/big-falls", token: ana.token).status == .noContent)
+            #expect(try await ctx.call(.PUT, "/v1/me/trail-favourites/nope", token: ana.token).status == .notFound)
+            let list = Self.trails(try await ctx.call(.GET, "/v1/me/trail-favourites", token: ana.token))
+            #expect(list.map { $0["id"] as? String } == ["big-falls", "castle-rock"])
+            #expect(Self.trails(try await ctx.call(.GET, "/v1/me/trail-favourites", token: ben.token)).isEmpty)
+            #expect(try await ctx.call(.DELETE, "/v1/me/trail-favourites/castle-rock", token: ana.token).status == .noContent)
+            #expect(try await ctx.call(.DELETE, "/v1/me/trail-favourites/castle-rock", token: ana.token).status == .noContent)
+            #expect(Self.trails(try await ctx.call(.GET, "/v1/me/trail-favourites", token: ana.token)).map { $0["id"] as? String } == ["big-falls"])
+        }
+    }
+}

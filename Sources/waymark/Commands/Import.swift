@@ -6,8 +6,8 @@ import WaymarkServer
 /// Data in: a venue from IMDF and its staff directory from CSV (WAY-1, WAY-6).
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Load data: indoor maps (IMDF) and staff directories (CSV).",
-        subcommands: [IMDF.self, Directory.self])
+        abstract: "Load data: indoor maps (IMDF), staff directories (CSV), trails (GPX, GeoJSON).",
+        subcommands: [IMDF.self, Directory.self, GPX.self, GeoJSON.self])
 
     struct IMDF: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -71,6 +71,71 @@ struct Import: AsyncParsableCommand {
             for line in report.unplaced { print("Not on the plans: \(line)") }
             print("The directory of \(venue) has \(report.people) people (\(report.people - report.unplaced.count) in rooms on the plans); version \(report.version).")
         }
+    }
+}
+
+/// Trails from files (TRL-1): each file is read, checked and saved on its own, so one broken file
+/// leaves the others in; the exit status says whether anything was left out.
+struct TrailFiles {
+    static func run(_ files: [String], options: ServerOptions, eachTrack: Bool) async throws {
+        let bar = ProgressBar()
+        var saved = 0, problems: [String] = []
+        try await options.withApplication { app in
+            for (i, file) in files.enumerated() {
+                bar.update("Reading \((file as NSString).lastPathComponent)", Double(i) / Double(files.count))
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    problems.append("\(file): cannot be read"); continue
+                }
+                let r = try await app.importTrailFile(data, file: (file as NSString).lastPathComponent, eachTrack: eachTrack)
+                saved += r.trails.count
+                problems += r.problems
+                for t in r.trails where files.count <= 20 {
+                    bar.update("Saved '\(t.name)' (\(t.id)): \(String(format: "%.1f", t.metres / 1000)) km, \(Int(t.gain.rounded())) m up", Double(i + 1) / Double(files.count))
+                }
+            }
+            bar.update("Done", 1)
+            let total = try await app.trailCount()
+            for (n, p) in problems.enumerated() { print("\(n + 1). \(p)") }
+            print("\(saved) trail\(saved == 1 ? "" : "s") added or replaced from \(files.count) file\(files.count == 1 ? "" : "s")"
+                  + (problems.isEmpty ? "" : ", \(problems.count) left out (listed above)") + "; the catalogue has \(total).")
+        }
+        if saved == 0 { throw ExitCode(65) }
+        if !problems.isEmpty { throw ExitCode(1) }
+    }
+}
+
+extension Import {
+    struct GPX: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "gpx",
+            abstract: "Add or replace trails from GPX files (tracks or routes with elevation).",
+            discussion: """
+                Each file becomes one trail named after its metadata or the file (its tracks joined in order; \
+                --each-track makes one trail per track). A trail with the same id (from its name) is replaced: \
+                its path and figures change, what operators wrote on its page stays.
+                """)
+        @OptionGroup var options: ServerOptions
+        @Argument(help: "The GPX files.") var files: [String]
+        @ArgumentParser.Flag(help: "One trail per track rather than one per file.") var eachTrack = false
+
+        func run() async throws { try await TrailFiles.run(files, options: options, eachTrack: eachTrack) }
+    }
+
+    struct GeoJSON: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "geojson",
+            abstract: "Add or replace trails from GeoJSON files: one trail per LineString feature.",
+            discussion: """
+                Coordinates are [longitude, latitude, elevation]. Properties: name (required), id, area, description, \
+                shape (loop, outAndBack, pointToPoint), difficulty (easy, moderate, hard), accessible, huntingAlert, \
+                admission, additionalFees, parking, seasonalHours [{season, hours}], contacts [{name, phones}], \
+                amenities, guidelines [{kind, name, description, warningSigns}], points [{kind, name, history, \
+                position, focalPoint}].
+                """)
+        @OptionGroup var options: ServerOptions
+        @Argument(help: "The GeoJSON files.") var files: [String]
+
+        func run() async throws { try await TrailFiles.run(files, options: options, eachTrack: false) }
     }
 }
 

@@ -205,6 +205,11 @@ Object.defineProperty(window, 'waymark', {
       return r ? { venue: r.venue?.id ?? null, building: r.building?.id ?? null, level: r.levelId, selected: r.selected?.id ?? null,
         steps: r.route?.steps.map((st) => ({ kind: st.kind, level: st.levelId ?? null })) ?? [] } : null;
     },
+    /** Trails as it is now: the trails on the map, the page open, the starred ones. */
+    trails: () => {
+      const t = services.trails?.state;
+      return t ? { onMap: t.mapTrails.map((x) => x.id), open: t.open?.summary.id ?? null, favourites: [...t.favourites] } : null;
+    },
     visibleSpotCount: () => app.parking?.visibleSpotCount() ?? 0,
     spotColour: (lotId, ordinal) => app.parking?.spotColour(lotId, ordinal) ?? null,
     spotState: (lotId, ordinal) => app.parking?.spotState(lotId, ordinal) ?? null,

@@ -3,7 +3,6 @@
 //   id, title (the navigation's label), home (its first path), match (the paths it owns),
 //   overlay (it opens over the map area the person came from), load (its area module, which
 //   exports start(shell) and adds its layers to the shared map).
-// Trails will join between Rooms and Plan.
 
 /** @typedef {{id: string, title: string, home: string, match: RegExp, overlay?: boolean, load: () => Promise<any>}} AreaEntry */
 
@@ -11,6 +10,7 @@
 export const AREAS = [
   { id: 'parking', title: 'Parking', home: '/', match: /^\/(?:lots\/[^/]+\/?)?$/, load: () => import('./parking/area.js') },
   { id: 'rooms', title: 'Rooms', home: '/rooms', match: /^\/rooms(?:\/|$)/, load: () => import('./rooms/area.js') },
+  { id: 'trails', title: 'Trails', home: '/trails', match: /^\/trails(?:\/|$)/, load: () => import('./trails/area.js') },
   { id: 'plan', title: 'Plan', home: '/plan', match: /^\/plan(?:\/|$)/, load: () => import('./planner/area.js') },
   { id: 'me', title: 'You', home: '/me', match: /^\/me(?:\/|$)/, overlay: true, load: () => import('./accounts/area.js') },
 ];

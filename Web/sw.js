@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-26.2';
+const VERSION = '2026-11-26.3';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -122,6 +122,12 @@ const SHELL = [
   '/shell/theme.js',
   '/shell/toast.js',
   '/shell/zoned-time.js',
+  '/trails/api.js',
+  '/trails/area.js',
+  '/trails/format.js',
+  '/trails/index.js',
+  '/trails/layers.js',
+  '/trails/profile-chart.js',
   // modules:end
   // styles:begin
   '/shell/shell.css',
@@ -130,6 +136,7 @@ const SHELL = [
   '/parking/parking.css',
   '/planner/planner.css',
   '/rooms/rooms.css',
+  '/trails/trails.css',
   // styles:end
 ];
 

@@ -1,0 +1,102 @@
+"""Trails in the browser: Browse with suggested trails near the map and every trail, search by
+name or town, a trail's page with its General Information and Traversal sections, elevation
+chart and the five screens the seed lists, the trail drawn on the map in its tier's colour,
+favourites, and each screen a link that opens cold. Requirements: TRL-1 (the catalogue and its
+pages), TRL-2 (browse, search, the map and "Search this area"), TRL-7 (favourites)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from helpers import App
+
+
+@pytest.fixture()
+def app(driver, server) -> App:
+    return App(driver, server.url)
+
+
+def trails(app: App) -> dict:
+    return app.js("return window.waymark.trails()")
+
+
+def path(app: App) -> str:
+    return app.js("return location.pathname")
+
+
+ISO = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+
+
+def test_TRL_2_browse_search_and_open_a_trail_page_with_every_screen(app, server, artifacts):
+    """TRL-2 TRL-1: Browse suggests trails near the map, lists every trail, finds a town; a card
+    opens the page with figures in the person's units, the chart and the five screens."""
+    app.open("/trails")
+    app.wait(lambda: len(app.els("#trails-suggested .trail-card")) > 0, timeout=20, message="suggested trails")
+    assert app.el("#nav-trails").get_attribute("aria-current") == "page"
+    assert len(trails(app)["onMap"]) > 0, "the suggested trails are drawn on the map"
+    all_heading = app.el("#trails-all h3").text
+    assert re.match(r"All trails \(\d+\)", all_heading), all_heading
+    app.screenshot(artifacts / "trails-phone-browse.png")
+
+    # Moving the map offers "Search this area": up to 20 trails crossing the view, drawn on the map.
+    app.js("window.waymark.map.setView({center: {lat: 34.245, lon: -116.92}, zoom: 12})")
+    app.wait(lambda: app.el("#trails-search-area").is_displayed(), message="Search this area after a move")
+    app.js("arguments[0].click()", app.el("#trails-search-area"))
+    app.wait(lambda: app.els("#trails-area .trail-card"), message="the trails in this area")
+    found = [c.get_attribute("data-trail") for c in app.els("#trails-area .trail-card")]
+    assert 0 < len(found) <= 20 and "castle-rock" in found, found
+    assert set(trails(app)["onMap"]) == set(found)
+    app.screenshot(artifacts / "trails-phone-area.png")
+
+    box = app.el("#trails-search")
+    box.send_keys("big bear")
+    app.wait(lambda: "Big Bear Lake" in app.el("#trails-results").text, message="trails in Big Bear Lake")
+    box.clear()
+    box.send_keys("zzqx")
+    app.wait(lambda: "No trail or town matches" in app.el("#trails-results").text, message="an empty search says what to try")
+
+    app.open("/trails/castle-rock")
+    app.wait(lambda: app.els(".trail-profile"), timeout=20, message="the trail page with its chart")
+    page = app.el(".trail-page").text
+    assert "Castle Rock Trail" in page and "General information" in page and "Traversal" in page
+    assert re.search(r"Length\s+\d+\.\d (mi|km)", page), page
+    assert "Moderate" in page and "effort rating" in page, "a computed tier says where it comes from"
+    assert "Steps" in page and "about" in page
+    assert not ISO.search(page)
+    assert trails(app)["open"] == "castle-rock"
+    directions = app.el(".trail-actions a").get_attribute("href")
+    assert "34.2353" in directions and "-116.9681" in directions
+    app.screenshot(artifacts / "trails-phone-page.png")
+
+    for key, heading, expect in [("info", "Additional information", "Adventure Pass"), ("contacts", "Emergency contacts", "911"),
+                                 ("safety", "Safety guidelines", "Warning signs"), ("points", "Points of interest", "Castle Rock"),
+                                 ("amenities", "Amenities", "Trail markers")]:
+        app.open(f"/trails/castle-rock/{key}")
+        app.wait(lambda: app.el(".trail-page").get_attribute("data-screen") == key, timeout=15, message=key)
+        text = app.el(".trail-page").text
+        assert heading in text and expect in text, f"{key}: {text[:300]}"
+    app.screenshot(artifacts / "trails-phone-safety.png")
+
+    app.open("/trails/no-such-trail")
+    app.wait(lambda: "not in the catalogue" in app.el("#trails-body").text, message="a gone trail says so")
+
+
+def test_TRL_7_a_star_keeps_a_trail_among_the_favourites(app, server, artifacts):
+    """TRL-7: the star on a trail's page adds it to the favourites Browse shows, and takes it off."""
+    app.open("/trails/heart-rock")
+    app.wait(lambda: app.els("#trail-star"), timeout=20, message="the star")
+    star = app.el("#trail-star")
+    assert star.get_attribute("aria-pressed") == "false"
+    app.js("arguments[0].click()", star)
+    app.wait(lambda: app.el("#trail-star").get_attribute("aria-pressed") == "true", timeout=15, message="starred")
+    assert "heart-rock" in trails(app)["favourites"]
+    app.open("/trails")
+    app.wait(lambda: "Heart Rock Trail" in app.el("#trails-favourites").text, timeout=20, message="the favourite on Browse")
+    assert not any(c.get_attribute("data-trail") == "heart-rock" for c in app.els("#trails-suggested .trail-card")), \
+        "a starred trail is not suggested again"
+    app.open("/trails/heart-rock")
+    app.wait(lambda: app.els("#trail-star"), timeout=20, message="the star again")
+    app.wait(lambda: app.el("#trail-star").get_attribute("aria-pressed") == "true", message="still starred")
+    app.js("arguments[0].click()", app.el("#trail-star"))
+    app.wait(lambda: app.el("#trail-star").get_attribute("aria-pressed") == "false", timeout=15, message="unstarred")

@@ -1,0 +1,35 @@
+// Trails as the server offers them (TRL-1, TRL-2, TRL-7): the only module of the area that names
+// API paths. The catalogue is public and read through the shell's saved copies, so a trail once
+// opened reads offline; favourites go with the person's session.
+
+import { getJSON } from '../shell/api.js';
+import { authed } from '../accounts/session.js';
+
+const id = (s) => encodeURIComponent(s);
+
+/**
+ * @param {{near?: {lat: number, lon: number}, view?: {south: number, west: number, north: number, east: number},
+ *          q?: string, difficulty?: string[], feature?: string[], lines?: boolean, limit?: number, offset?: number}} o
+ */
+export function listTrails(o = {}) {
+  const p = new URLSearchParams();
+  if (o.near) { p.set('latitude', o.near.lat.toFixed(5)); p.set('longitude', o.near.lon.toFixed(5)); }
+  if (o.view) for (const k of ['south', 'west', 'north', 'east']) p.set(k, o.view[k].toFixed(5));
+  if (o.q) p.set('q', o.q);
+  if (o.lines) p.set('lines', 'true');
+  if (o.limit) p.set('limit', String(o.limit));
+  if (o.offset) p.set('offset', String(o.offset));
+  // Lists are comma-separated with the commas left bare: an escaped comma would be part of a value.
+  const lists = [['difficulty', o.difficulty], ['feature', o.feature]].filter(([, v]) => v?.length)
+    .map(([k, v]) => `&${k}=${v.map(encodeURIComponent).join(',')}`).join('');
+  return getJSON(`/v1/trails?${p}${lists}`);
+}
+
+/** @param {string} trailId */
+export const getTrail = (trailId) => getJSON(`/v1/trails/${id(trailId)}`);
+/** @param {string} trailId */
+export const gpxURL = (trailId) => `/v1/trails/${id(trailId)}/gpx`;
+
+export const listFavourites = () => authed('GET', '/v1/me/trail-favourites');
+/** @param {string} trailId @param {boolean} starred */
+export const setFavourite = (trailId, starred) => authed(starred ? 'PUT' : 'DELETE', `/v1/me/trail-favourites/${id(trailId)}`);

@@ -1,0 +1,46 @@
+// Words and numbers for Trails: lengths and heights in the person's units, and the names of
+// tiers, shapes, amenities and guideline sections as a person says them.
+
+import { defaultUnits } from '../accounts/units.js';
+import { cachedMe } from '../accounts/session.js';
+
+const units = () => cachedMe()?.units ?? defaultUnits();
+const n0 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+const n1 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+
+/** A trail's length: miles or kilometres with one decimal. @param {number} metres */
+export function length(metres, u = units()) {
+  return u.distance === 'mi' ? `${n1.format(metres / 1609.344)} mi` : `${n1.format(metres / 1000)} km`;
+}
+
+/** A height or a climb: feet or metres. @param {number} metres */
+export function height(metres, u = units()) {
+  return u.elevation === 'ft' ? `${n0.format(metres / 0.3048)} ft` : `${n0.format(metres)} m`;
+}
+
+/** How far away a trailhead is. @param {number} metres */
+export function away(metres, u = units()) {
+  const value = u.distance === 'mi' ? metres / 1609.344 : metres / 1000;
+  const unit = u.distance === 'mi' ? 'mi' : 'km';
+  if (value < 0.1) return `less than 0.1 ${unit} away`;
+  return `${(value < 10 ? n1 : n0).format(value)} ${unit} away`;
+}
+
+export const percent = (v) => `${n0.format(v)} %`;
+export const steps = (v) => n0.format(Math.round(v / 100) * 100);
+
+export const DIFFICULTY = { easy: 'Easy', moderate: 'Moderate', hard: 'Hard' };
+export const SHAPE = { loop: 'Loop', outAndBack: 'Out and back', pointToPoint: 'One way' };
+
+export const AMENITY = {
+  restrooms: 'Restrooms', trailheadMap: 'Trailhead map', waterFountains: 'Water fountains', firePits: 'Fire pits',
+  trailMarkers: 'Trail markers', informationCenter: 'Information centre', campsites: 'Campsites', picnicTables: 'Picnic tables',
+  illuminated: 'Lit at night', parking: 'Parking',
+};
+
+/** The Safety Guidelines screen's sections, in the seed's order. */
+export const GUIDELINE_SECTIONS = [
+  ['predator', 'Predatory wildlife'], ['dangerousPlant', 'Dangerous plants'], ['ediblePlant', 'Edible plants'], ['equipment', 'Hiking equipment'],
+];
+
+export const POINT_KIND = { landmark: 'Landmark', scenicOverlook: 'Scenic overlook', waterfall: 'Waterfall', plant: 'Plant', animal: 'Animal' };

@@ -82,6 +82,9 @@ public struct WaymarkConfiguration: Sendable {
     /// The contact push services see in each VAPID token (RFC 8292 `sub`); the mail sender's
     /// address when nil.
     public var pushContact: String?
+    /// Open-Meteo's address for trail forecasts (TRL-3); nil turns weather off (the trail page
+    /// says so). Tests point it at a local server with recorded answers.
+    public var weatherURL: String? = "https://api.open-meteo.com"
 
     public init() {}
 
@@ -113,6 +116,7 @@ public struct WaymarkConfiguration: Sendable {
             c.pushHosts = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
         }
         if let v = env["WAYMARK_PUSH_CONTACT"], !v.isEmpty { c.pushContact = v }
+        if let v = env["WAYMARK_WEATHER_URL"] { c.weatherURL = (v.isEmpty || v.lowercased() == "off") ? nil : v }
         if let v = env["WAYMARK_TRUST_FORWARDED_FOR"] { c.trustForwardedFor = Self.truthy(v) }
         if let v = env["WAYMARK_SMTP_HOST"], !v.isEmpty { c.smtp.host = v }
         if let v = env["WAYMARK_SMTP_PORT"].flatMap(Int.init) { c.smtp.port = v }

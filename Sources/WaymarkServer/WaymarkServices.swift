@@ -21,7 +21,7 @@ struct WaymarkServices: Sendable {
 
     /// Builds every area from one environment. A new area adds a property above and a line here.
     static func make(app: Application, store: SQLStore, config: WaymarkConfiguration, now: @escaping @Sendable () -> Date) async throws -> WaymarkServices {
-        // Its own client: redirects are not followed (see HTTPPushTransport).
+        // Its own client for calls out (push services, the weather): redirects are not followed (see HTTPPushTransport).
         let pushClient = HTTPClient(eventLoopGroup: app.eventLoopGroup, configuration: .init(
             redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10))))
         app.lifecycle.use(HTTPClientShutdown(client: pushClient))
@@ -49,7 +49,7 @@ struct WaymarkServices: Sendable {
         let wayfinding = WayfindingServices(environment)
         let planner = PlannerServices(environment, parking: parking, wayfinding: wayfinding, notifications: notifications)
         accounts.personalData.register(PlannerPersonalData())
-        let trails = TrailsServices(environment)
+        let trails = TrailsServices(environment, weather: config.weatherURL.map { OpenMeteoProvider(client: pushClient, baseURL: $0) })
         accounts.personalData.register(TrailsPersonalData())
         let operations = OperationsServices(environment, accounts: accounts, openAPIDocument: document)
         return WaymarkServices(environment: environment, accounts: accounts, parking: parking, wayfinding: wayfinding, planner: planner, trails: trails,

@@ -25,6 +25,14 @@ struct ClientTrailsTests {
             let gpx = try GPXDocument.read(try await client.trailGPX(id: near.trails[0].id))
             #expect(gpx.tracks.count == 1 && gpx.name == near.trails[0].name)
 
+            // No weather service on this server: a typed 503 that says so.
+            await #expect {
+                _ = try await client.trailWeather(id: near.trails[0].id)
+            } throws: { error in
+                if case WaymarkClientError.problem(let status, _, _, _) = error { return status == 503 }
+                return false
+            }
+
             _ = try await client.ensureDeviceIdentity()
             try await client.setFavourite(trailId: "castle-rock", true)
             #expect(try await client.favouriteTrails().map(\.id) == ["castle-rock"])

@@ -27,6 +27,7 @@ struct LiveServer: Sendable {
         config.logLevel = "warning"
         // bcrypt's lowest cost; the server tests check the default.
         config.passwordHashCost = 4
+        config.weatherURL = nil
         configure(&config)
         let app = try await buildApplication(config)
         do {

@@ -188,3 +188,54 @@ struct TrailsTests {
         }
     }
 }
+
+@Suite("Trail weather from recorded Open-Meteo answers served locally (TRL-3)")
+struct TrailWeatherTests {
+    static func recorded(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("WaymarkCoreTests/Fixtures/weather/\(name)"))
+    }
+
+    @Test("TRL-3 four days with pictures and highs and lows, kept per area, the last one shown with its age when the service is down",
+          arguments: TestDatabase.available)
+    func trl3Weather(db: TestDatabase) async throws {
+        let meteo = try await RecordedHTTPServer.start(path: "/v1/forecast")
+        meteo.respond(.init(status: .ok, body: try Self.recorded("open_meteo_daily_forecast_example.json")))
+        // The recorded answer's days: 25 April 2024 and after, in New York.
+        let clock = TestClock(ISO8601DateFormatter().date(from: "2024-04-26T15:00:00Z")!)
+        do {
+            try await TestApp.with(db, clock: clock, configure: { $0.weatherURL = meteo.url }) { ctx in
+                try await TrailsDemo(trails: ctx.services.trails).loadIfMissing()
+                let res = try await ctx.call(.GET, "/v1/trails/castle-rock/weather")
+                #expect(res.status == .ok, "\(String(decoding: res.body, as: UTF8.self))")
+                let days = res.json["days"] as? [[String: Any]] ?? []
+                #expect(days.map { $0["date"] as? String } == ["2024-04-26", "2024-04-27", "2024-04-28", "2024-04-29"])
+                #expect(days.first?["condition"] as? String == "partlyCloudy" && days.first?["highCelsius"] as? Double == 21.8)
+                #expect(res.json["stale"] as? Bool == false && res.json["credit"] as? String == "Weather data by Open-Meteo.com")
+                #expect(meteo.requests.count == 1 && meteo.requests[0].contains("latitude=34.2000&longitude=-117.0000"), "\(meteo.requests)")
+
+                // Pine Knot's and the Champion Lodgepole's trailheads share an area: one more request for both.
+                #expect(try await ctx.call(.GET, "/v1/trails/pine-knot/weather").status == .ok)
+                #expect(try await ctx.call(.GET, "/v1/trails/champion-lodgepole/weather").status == .ok)
+                #expect(try await ctx.call(.GET, "/v1/trails/castle-rock/weather").status == .ok)
+                #expect(meteo.requests.count == 2)
+
+                // Four hours on, the service answers an error: the kept forecast, marked stale, from today.
+                clock.advance(by: 4 * 3600)
+                meteo.respond(.init(status: .badRequest, body: try Self.recorded("open_meteo_error_example.json")))
+                let stale = try await ctx.call(.GET, "/v1/trails/castle-rock/weather")
+                #expect(stale.status == .ok && stale.json["stale"] as? Bool == true && meteo.requests.count == 3)
+                #expect((stale.json["fetchedAt"] as? String)?.hasPrefix("2024-04-26T15:00:00") == true, "\(stale.json)")
+
+                // An area with nothing kept: 503 that says what happened.
+                let none = try await ctx.call(.GET, "/v1/trails/juanita-cooke-greenbelt/weather")
+                #expect(none.status == .serviceUnavailable && (none.json["detail"] as? String)?.contains("cannot be reached") == true)
+                #expect(try await ctx.call(.GET, "/v1/trails/nope/weather").status == .notFound)
+            }
+        } catch {
+            try await meteo.stop()
+            throw error
+        }
+        try await meteo.stop()
+    }
+}

@@ -47,6 +47,14 @@ extension WaymarkClient {
         }
     }
 
+    /// Today and the three days after at the trailhead; `stale` when the weather service could not
+    /// be reached and this is the last forecast the server kept. Show its `credit`.
+    public func trailWeather(id: String) async throws -> Components.Schemas.TrailWeather {
+        let output = try await call { try await client.getTrailWeather(path: .init(trailId: id)) }
+        guard case .ok(let ok) = output else { throw Self.unexpected }
+        return try ok.body.json
+    }
+
     /// The trail as a GPX 1.1 file.
     public func trailGPX(id: String) async throws -> Data {
         let output = try await call { try await client.getTrailGPX(path: .init(trailId: id)) }

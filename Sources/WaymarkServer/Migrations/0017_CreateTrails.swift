@@ -4,7 +4,8 @@ import SQLKit
 /// The trail catalogue (TRL-1, TRL-2, TRL-7). A trail is one row: the columns lists, the map and
 /// search need, a simplified line for the map, and the whole trail as JSON for its page.
 /// `trail_catalogue` holds one number that every change to the catalogue raises, so each server
-/// knows when its in-memory index is out of date.
+/// knows when its in-memory index is out of date. Forecasts are kept per area of about 10 km
+/// (trailheads close together share one), the last good one shown when the provider is down.
 struct CreateTrails: AsyncMigration {
     var name: String { "0017_CreateTrails" }
 
@@ -57,11 +58,18 @@ struct CreateTrails: AsyncMigration {
                 PRIMARY KEY (user_id, trail_id)
             )
             """).run()
+        try await sql.raw("""
+            CREATE TABLE weather_forecasts (
+                area TEXT PRIMARY KEY,
+                body TEXT NOT NULL,
+                fetched_at BIGINT NOT NULL
+            )
+            """).run()
     }
 
     func revert(on database: any Database) async throws {
         let sql = database as! any SQLDatabase
-        for table in ["trail_favourites", "trail_catalogue", "trail_pictures", "trails"] {
+        for table in ["weather_forecasts", "trail_favourites", "trail_catalogue", "trail_pictures", "trails"] {
             try await sql.raw("DROP TABLE \(unsafeRaw: table)").run()
         }
     }

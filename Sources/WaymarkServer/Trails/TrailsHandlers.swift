@@ -59,6 +59,18 @@ extension APIHandler {
                          body: .applicationGpxXml(HTTPBody(data))))
     }
 
+    func getTrailWeather(_ input: Operations.GetTrailWeather.Input) async throws -> Operations.GetTrailWeather.Output {
+        guard let row = try await trails.trails.row(input.path.trailId) else { throw Problem.notFound("trail") }
+        let answer: TrailWeather.Answer?
+        do { answer = try await trails.weather.forecast(at: row.trailhead) } catch {
+            throw Problem.unavailable("The weather service cannot be reached just now, and no forecast is kept for this area yet.")
+        }
+        guard let answer else { throw Problem.unavailable("Weather is not set up on this server.") }
+        return .ok(.init(body: .json(.init(
+            days: answer.days.map { .init(date: $0.date, condition: .init(rawValue: $0.condition.rawValue)!, highCelsius: $0.highCelsius, lowCelsius: $0.lowCelsius) },
+            timeZone: answer.timeZone, fetchedAt: answer.fetchedAt, stale: answer.stale, credit: OpenMeteo.credit, creditURL: OpenMeteo.creditURL))))
+    }
+
     func importTrails(_ input: Operations.ImportTrails.Input) async throws -> Operations.ImportTrails.Output {
         let me = try RequestContext.requirePrincipal()
         try await services.operations.operators.require(me)

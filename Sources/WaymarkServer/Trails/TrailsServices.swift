@@ -6,12 +6,14 @@ import WaymarkCore
 struct TrailsServices: Sendable {
     let trails: TrailStore
     let catalogue: TrailCatalogue
+    let weather: TrailWeather
     let now: @Sendable () -> Date
     let logger: Logger
 
-    init(_ env: WaymarkEnvironment) {
+    init(_ env: WaymarkEnvironment, weather provider: (any WeatherProvider)?) {
         trails = TrailStore(store: env.store)
         catalogue = TrailCatalogue(trails: trails)
+        weather = TrailWeather(store: env.store, provider: provider, now: env.now, logger: env.logger)
         now = env.now
         logger = env.logger
     }

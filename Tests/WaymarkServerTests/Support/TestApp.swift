@@ -33,6 +33,8 @@ enum TestApp {
         // Tests fire hundreds of writes per token at once on purpose; `RateLimitTests` turns
         // the write budget back on to check it.
         config.writeRatePerSecond = 0
+        // Never the real weather service: tests that need one serve recorded answers (`RecordedHTTPServer`).
+        config.weatherURL = nil
         // bcrypt's lowest cost: a quarter of a second per password at the default would be
         // most of some tests' time. ACC-6's own test checks the default cost.
         config.passwordHashCost = 4

@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-26.3';
+const VERSION = '2026-11-26.4';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -128,6 +128,7 @@ const SHELL = [
   '/trails/index.js',
   '/trails/layers.js',
   '/trails/profile-chart.js',
+  '/trails/weather.js',
   // modules:end
   // styles:begin
   '/shell/shell.css',

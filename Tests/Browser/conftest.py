@@ -52,7 +52,8 @@ class WaymarkServer:
         self.binary = _binary()
         self.workdir = workdir
         self.web = web
-        self.env = {**os.environ, **(env or {})}
+        # Never the real weather service; the shared server points it at the recorded one.
+        self.env = {**os.environ, "WAYMARK_WEATHER_URL": "off", **(env or {})}
         self.database = workdir / "waymark.sqlite"
         self.port = 0
         self.process: subprocess.Popen | None = None
@@ -155,9 +156,18 @@ class WaymarkServer:
 
 
 @pytest.fixture(scope="session")
-def server():
+def weather():
+    """Open-Meteo as recorded, on a local port: the browser tests never reach the real one."""
+    from recorded_weather import RecordedWeather
+    w = RecordedWeather()
+    yield w
+    w.stop()
+
+
+@pytest.fixture(scope="session")
+def server(weather):
     workdir = pathlib.Path(tempfile.mkdtemp(prefix="waymark-browser-"))
-    s = WaymarkServer(workdir).start()
+    s = WaymarkServer(workdir, env={"WAYMARK_WEATHER_URL": weather.url}).start()
     s.key = s.gateway_key("browser-tests")
     yield s
     s.stop()

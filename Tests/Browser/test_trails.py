@@ -65,6 +65,11 @@ def test_TRL_2_browse_search_and_open_a_trail_page_with_every_screen(app, server
     assert "Steps" in page and "about" in page
     assert not ISO.search(page)
     assert trails(app)["open"] == "castle-rock"
+    # TRL-3: today and three days, a picture and the high and low in °F (an en-US browser), the credit.
+    app.wait(lambda: len(app.els("#trail-weather .weather-day")) == 4, timeout=15, message="the four-day forecast")
+    weather = app.el("#trail-weather").text
+    assert "Today" in weather and "°F" in weather and "Weather data by Open-Meteo.com" in weather, weather
+    assert app.el("#trail-weather .weather-day").get_attribute("data-condition") == "partlyCloudy"
     directions = app.el(".trail-actions a").get_attribute("href")
     assert "34.2353" in directions and "-116.9681" in directions
     app.screenshot(artifacts / "trails-phone-page.png")

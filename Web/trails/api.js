@@ -33,3 +33,6 @@ export const gpxURL = (trailId) => `/v1/trails/${id(trailId)}/gpx`;
 export const listFavourites = () => authed('GET', '/v1/me/trail-favourites');
 /** @param {string} trailId @param {boolean} starred */
 export const setFavourite = (trailId, starred) => authed(starred ? 'PUT' : 'DELETE', `/v1/me/trail-favourites/${id(trailId)}`);
+
+/** Today and three days at the trailhead (TRL-3). @param {string} trailId */
+export const getWeather = (trailId) => getJSON(`/v1/trails/${id(trailId)}/weather`);

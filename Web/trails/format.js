@@ -26,7 +26,8 @@ export function away(metres, u = units()) {
   return `${(value < 10 ? n1 : n0).format(value)} ${unit} away`;
 }
 
-export const percent = (v) => `${n0.format(v)} %`;
+const pct = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 });
+export const percent = (v) => pct.format(v / 100);
 export const steps = (v) => n0.format(Math.round(v / 100) * 100);
 
 export const DIFFICULTY = { easy: 'Easy', moderate: 'Moderate', hard: 'Hard' };

@@ -12,6 +12,7 @@ import { signedIn, hasDevice } from '../accounts/session.js';
 import { listTrails, getTrail, gpxURL, listFavourites, setFavourite } from './api.js';
 import { addTrailLayers, viewBounds, TIER_COLOURS } from './layers.js';
 import { profileChart } from './profile-chart.js';
+import { weatherSection } from './weather.js';
 import { length, height, away, percent, steps, DIFFICULTY, SHAPE, AMENITY, GUIDELINE_SECTIONS, POINT_KIND } from './format.js';
 
 const PAGE = 20;
@@ -259,6 +260,7 @@ export function startTrails({ map, go }) {
       fromCache ? el('p', 'trails-note', 'Offline: this is the page as it was last opened.') : null,
       t.huntingAlert ? el('p', { class: 'trail-hunting', role: 'note' }, el('strong', null, 'Hunting: '), t.huntingAlert) : null,
       page.description ? el('p', 'trail-description', page.description) : null,
+      weatherSection(t.id),
       el('div', 'trail-actions',
         el('a', { class: 'acc-button primary trail-action', href: directionsURL(t.trailhead), target: '_blank', rel: 'noopener' }, 'Directions to the trailhead'),
         el('a', { class: 'acc-button trail-action', href: gpxURL(t.id), download: `${t.id}.gpx` }, 'Download GPX')),

@@ -20,7 +20,7 @@ function svg(tag, attrs, text) {
  */
 export function profileChart(profile, colour) {
   if (!profile || profile.length < 2) return null;
-  const W = 320, H = 130, left = 44, right = 8, top = 10, bottom = 22;
+  const W = 320, H = 130, left = 58, right = 8, top = 10, bottom = 22;
   const end = profile[profile.length - 1][0] || 1;
   const lows = Math.min(...profile.map((p) => p[1]));
   const highs = Math.max(...profile.map((p) => p[1]));

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from helpers import App
+from helpers import App, api
 
 
 @pytest.fixture()
@@ -38,6 +38,14 @@ def test_TRL_2_browse_search_and_open_a_trail_page_with_every_screen(app, server
     all_heading = app.el("#trails-all h3").text
     assert re.match(r"All trails \(\d+\)", all_heading), all_heading
     app.screenshot(artifacts / "trails-phone-browse.png")
+
+    # The Waterfalls overlay keeps only trails with a waterfall, here and on the map; it is remembered.
+    _, falls = api(server.url, "GET", "/v1/trails?feature=waterfall&limit=100")
+    app.js("arguments[0].click()", app.el('#trails-filters input[data-feature="waterfall"]'))
+    app.wait(lambda: app.el("#trails-all h3").text == f"All trails ({falls['total']})", message="only trails with a waterfall")
+    assert set(trails(app)["onMap"]) <= {t["id"] for t in falls["trails"]}
+    app.js("arguments[0].click()", app.el('#trails-filters input[data-feature="waterfall"]'))
+    app.wait(lambda: app.el("#trails-all h3").text == all_heading, message="every trail again")
 
     # Moving the map offers "Search this area": up to 20 trails crossing the view, drawn on the map.
     app.js("window.waymark.map.setView({center: {lat: 34.245, lon: -116.92}, zoom: 12})")

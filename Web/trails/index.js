@@ -16,6 +16,8 @@ import { weatherSection } from './weather.js';
 import { length, height, away, percent, steps, DIFFICULTY, SHAPE, AMENITY, GUIDELINE_SECTIONS, POINT_KIND } from './format.js';
 
 const PAGE = 20;
+const FILTER_KEY = 'waymark.trails.features';
+const FILTERS = [['waterfall', 'Waterfalls'], ['scenicOverlook', 'Scenic overlooks']];
 const SCREENS = {
   info: 'Additional information', contacts: 'Emergency contacts', safety: 'Safety guidelines', points: 'Points of interest', amenities: 'Amenities',
 };
@@ -33,6 +35,8 @@ export function startTrails({ map, go }) {
     favouriteList: /** @type {any[]} */ ([]),
     viewBefore: /** @type {any} */ (null),
     moved: false,
+    /** The map's filter overlays: only trails with a point of each kind chosen (TRL-2). */
+    features: /** @type {string[]} */ (JSON.parse(localStorage.getItem(FILTER_KEY) ?? '[]')),
   };
   addTrailLayers(map, () => (state.shown ? { trails: state.mapTrails, open: state.open } : { trails: [], open: null }));
 
@@ -83,7 +87,7 @@ export function startTrails({ map, go }) {
   async function searchThisArea() {
     areaButton.hidden = true;
     try {
-      const { data } = await listTrails({ view: visibleBox(), lines: true, limit: 20 });
+      const { data } = await listTrails({ view: visibleBox(), lines: true, limit: 20, feature: state.features });
       state.mapTrails = data.trails;
       map.invalidate();
       renderAreaResults(data.trails, data.total);
@@ -119,7 +123,8 @@ export function startTrails({ map, go }) {
   // ---- Browse ----
 
   let browseSeq = 0;
-  async function renderBrowse() {
+  /** @param {{refit?: boolean}} [o] refit: fit the map to the suggestions (not when a filter changed) */
+  async function renderBrowse({ refit = true } = {}) {
     const seq = ++browseSeq;
     state.open = null;
     const search = el('input', { id: 'trails-search', type: 'search', class: 'trails-search', placeholder: 'Trail name or town',
@@ -128,7 +133,14 @@ export function startTrails({ map, go }) {
     const suggested = el('section', { id: 'trails-suggested', class: 'trails-section' }, el('h3', null, 'Suggested trails'), el('p', 'trails-note', 'Loading…'));
     const favourites = el('section', { id: 'trails-favourites', class: 'trails-section', hidden: true });
     const all = el('section', { id: 'trails-all', class: 'trails-section' }, el('h3', null, 'All trails'));
-    body.replaceChildren(el('h2', 'trails-title', 'Trails'), search, legend(), results, suggested, favourites, all);
+    const filters = el('fieldset', { class: 'trails-filters', id: 'trails-filters' }, el('legend', null, 'Only trails with'),
+      FILTERS.map(([key, label]) => el('label', 'trails-filter',
+        el('input', { type: 'checkbox', checked: state.features.includes(key), dataset: { feature: key }, on: { change: (e) => {
+          state.features = e.target.checked ? [...state.features, key] : state.features.filter((f) => f !== key);
+          localStorage.setItem(FILTER_KEY, JSON.stringify(state.features));
+          renderBrowse({ refit: false });
+        } } }), el('span', null, label))));
+    body.replaceChildren(el('h2', 'trails-title', 'Trails'), search, filters, legend(), results, suggested, favourites, all);
 
     let timer = 0, typed = 0;
     function onType() {
@@ -138,7 +150,7 @@ export function startTrails({ map, go }) {
         const n = ++typed;
         if (!text) { results.replaceChildren(); return; }
         try {
-          const { data } = await listTrails({ q: text, limit: 20, lines: true });
+          const { data } = await listTrails({ q: text, limit: 20, lines: true, feature: state.features });
           if (n !== typed) return;
           results.replaceChildren(data.trails.length
             ? el('section', 'trails-section', el('h3', null, `Matching “${text}”`), cards(data.trails))
@@ -154,17 +166,19 @@ export function startTrails({ map, go }) {
     const centre = map.getView().center;
     try {
       const [near, every] = await Promise.all([
-        listTrails({ near: centre, difficulty: ['easy', 'moderate'], limit: 12, lines: true }),
-        listTrails({ limit: PAGE }),
+        listTrails({ near: centre, difficulty: ['easy', 'moderate'], limit: 12, lines: true, feature: state.features }),
+        listTrails({ limit: PAGE, feature: state.features }),
       ]);
       if (seq !== browseSeq) return;
       await loadFavourites();
       const picks = near.data.trails.filter((t) => !state.favourites.has(t.id)).slice(0, 6);
       suggested.replaceChildren(el('h3', null, 'Suggested trails'),
-        picks.length ? cards(picks) : el('p', 'trails-note', 'Nothing new near here: search for a town, or move the map and search this area.'));
+        picks.length ? cards(picks) : el('p', 'trails-note', state.features.length
+          ? 'No trail near here has all the features chosen. Untick one, or move the map and search this area.'
+          : 'Nothing new near here: search for a town, or move the map and search this area.'));
       state.mapTrails = near.data.trails;
       map.invalidate();
-      if (!state.moved) fit();
+      if (refit && !state.moved) fit();
       renderAll(all, every.data.trails, every.data.total);
       renderFavourites(favourites);
     } catch (err) {
@@ -181,7 +195,7 @@ export function startTrails({ map, go }) {
     const more = el('button', { type: 'button', class: 'trails-more', hidden: shown >= total, on: { click: async () => {
       more.disabled = true;
       try {
-        const { data } = await listTrails({ limit: PAGE, offset: shown });
+        const { data } = await listTrails({ limit: PAGE, offset: shown, feature: state.features });
         list.append(...data.trails.map(card));
         shown += data.trails.length;
         more.hidden = shown >= data.total;

@@ -102,7 +102,8 @@ def main():
     subprocess.run([args.binary, "import", "geojson", *files, "--database", db], check=True, capture_output=True, env=env)
     print(f"trails: {len(features):,} imported in {time.perf_counter() - t0:.1f} s ({len(files)} files)")
 
-    queries = [point(rng, rng.random() < 0.9) for _ in range(args.queries)]
+    kinds = [rng.random() < 0.9 for _ in range(args.queries)]
+    queries = [point(rng, k) for k in kinds]
     port = free_port()
     server = subprocess.Popen([args.binary, "serve", "--database", db, "--port", str(port), "--host", "127.0.0.1"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
@@ -183,6 +184,12 @@ def main():
     print(row("GET /health (reference)", noop))
     print(row("Waymark GET /v1/trails?near, HTTP", ours))
     print(row("PostGIS KNN, inside the database", theirs))
+    near = [t for t, k in zip(ours, kinds) if k]
+    far = [t for t, k in zip(ours, kinds) if not k]
+    print(row("  Waymark, points near hiking areas", near))
+    print(row("  Waymark, points anywhere", far))
+    slow = sorted(range(len(ours)), key=lambda i: -ours[i])[:5]
+    print("  slowest: " + "; ".join(f"{ours[i]:.1f} ms at {queries[i][0]:.2f},{queries[i][1]:.2f}" for i in slow))
     print(f"  Waymark over HTTP minus the no-op route: p50 {percentile(ours, 0.5) - percentile(noop, 0.5):.2f} ms; "
           f"PostGIS / Waymark at p99: {percentile(theirs, 0.99) / percentile(ours, 0.99):.2f}")
     print(f"  same trails in the same order: {same:,} of {len(queries):,}; the same distances in another order of ties: {close:,}")

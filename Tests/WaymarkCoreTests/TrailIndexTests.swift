@@ -26,7 +26,9 @@ import Testing
         let index = TrailIndex(entries)
         var rng = SplitMix64(seed: 7)
         for round in 0..<200 {
-            let p = round % 3 == 0
+            let p = round % 7 == 0
+                ? Coordinate(latitude: (round % 2 == 0 ? 1 : -1) * .random(in: 55...89.9, using: &rng), longitude: .random(in: -180...180, using: &rng))
+                : round % 3 == 0
                 ? Coordinate(latitude: .random(in: -85...85, using: &rng), longitude: .random(in: -180...180, using: &rng))
                 : Coordinate(latitude: .random(in: 33.4...34.6, using: &rng), longitude: .random(in: -118.3 ... -116.7, using: &rng))
             let limit = [1, 5, 20, 100][round % 4]

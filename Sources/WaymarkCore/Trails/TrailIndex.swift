@@ -41,6 +41,8 @@ public struct TrailIndex: Sendable {
 
     public let entries: [Entry]
     private let cells: [Cell: [Int32]]
+    /// One-degree cells, row by row from the south pole: for the sparse parts of the world.
+    private let coarseCells: [[Int32]]
 
     /// Degrees of latitude and longitude a cell spans.
     static let cellDegrees = 0.05
@@ -50,8 +52,15 @@ public struct TrailIndex: Sendable {
     public init(_ entries: [Entry]) {
         self.entries = entries
         var cells: [Cell: [Int32]] = [:]
-        for (i, e) in entries.enumerated() { cells[Self.cell(e.trailhead), default: []].append(Int32(i)) }
+        var coarse = [[Int32]](repeating: [], count: 180 * 360)
+        for (i, e) in entries.enumerated() {
+            cells[Self.cell(e.trailhead), default: []].append(Int32(i))
+            let row = min(89, max(-90, Int(e.trailhead.latitude.rounded(.down))))
+            let column = min(179, max(-180, Int(e.trailhead.longitude.rounded(.down))))
+            coarse[(row + 90) * 360 + (column + 180)].append(Int32(i))
+        }
         self.cells = cells
+        coarseCells = coarse
     }
 
     static func cell(_ c: Coordinate) -> Cell {
@@ -59,57 +68,76 @@ public struct TrailIndex: Sendable {
     }
 
     /// The `limit` trailheads nearest to `point`, nearest first, with their distance in metres;
-    /// ties by id, so answers are stable.
+    /// ties by id, so answers are stable. Rings of fine cells first; where trails are sparse,
+    /// rings of one-degree cells, which end once they have gone round the whole Earth.
     public func nearest(to point: Coordinate, limit: Int, filter: Filter = Filter()) -> [(entry: Entry, metres: Double)] {
-        guard limit > 0, !cells.isEmpty else { return [] }
-        let centre = Self.cell(point)
+        guard limit > 0, !entries.isEmpty else { return [] }
+        let fine = Self.cell(point)
+        if let found = ringSearch(point, limit: limit, filter: filter, degrees: Self.cellDegrees, centre: fine, maxRing: Self.fineRings,
+                                  columnsAround: Int((360 / Self.cellDegrees).rounded()), members: { cells[$0] }) {
+            return found.map { (entries[Int($0.0)], $0.1) }
+        }
+        let coarse = Cell(row: Int(point.latitude.rounded(.down)), column: Int(point.longitude.rounded(.down)))
+        // Wide rings wrap round the Earth onto cells already seen: each cell is read once.
+        var seen = [Bool](repeating: false, count: coarseCells.count)
+        let found = ringSearch(point, limit: limit, filter: filter, degrees: 1, centre: coarse, maxRing: 181, columnsAround: 360,
+                               members: { c in
+                                   guard (-90..<90).contains(c.row) else { return nil }
+                                   let k = (c.row + 90) * 360 + (c.column + 180)
+                                   guard !seen[k] else { return nil }
+                                   seen[k] = true
+                                   return coarseCells[k].isEmpty ? nil : coarseCells[k]
+                               }) ?? []
+        return found.map { (entries[Int($0.0)], $0.1) }
+    }
+
+    /// Rings of fine cells tried before the coarse ones: about 65 km.
+    static let fineRings = 12
+
+    /// Nil when `maxRing` rings did not settle the answer (and did not cover the Earth).
+    private func ringSearch(_ point: Coordinate, limit: Int, filter: Filter, degrees: Double, centre: Cell, maxRing: Int,
+                            columnsAround: Int, members: (Cell) -> [Int32]?) -> [(Int32, Double)]? {
         var best: [(Int32, Double)] = []
         best.reserveCapacity(limit + 1)
-        // A ring r cells out is at least this far: the narrower side of a cell, at the pole-most latitude searched.
-        let columnsAround = Int((360 / Self.cellDegrees).rounded(.up))
+        let half = columnsAround / 2
         var ring = 0
         while true {
-            let rowRange = (centre.row - ring)...(centre.row + ring)
-            for row in rowRange {
-                let edge = row == rowRange.lowerBound || row == rowRange.upperBound
-                let step = edge ? 1 : 2 * ring
+            for row in (centre.row - ring)...(centre.row + ring) {
+                let edge = row == centre.row - ring || row == centre.row + ring
+                let step = edge || ring == 0 ? 1 : 2 * ring
                 var column = centre.column - ring
                 while column <= centre.column + ring {
-                    let wrapped = ((column % columnsAround) + columnsAround + columnsAround / 2) % columnsAround - columnsAround / 2
-                    if let members = cells[Cell(row: row, column: wrapped)] {
-                        for i in members where filter.admits(entries[Int(i)]) {
-                            let d = Geo.distance(point, entries[Int(i)].trailhead)
-                            if best.count < limit || d < best[best.count - 1].1 || (d == best[best.count - 1].1 && entries[Int(i)].id < entries[Int(best[best.count - 1].0)].id) {
+                    let wrapped = ((column + half) % columnsAround + columnsAround) % columnsAround - half
+                    if let list = members(Cell(row: row, column: wrapped)) {
+                        for i in list {
+                            let e = entries[Int(i)]
+                            guard filter.admits(e) else { continue }
+                            let d = Geo.distance(point, e.trailhead)
+                            if best.count < limit || d < best[best.count - 1].1 || (d == best[best.count - 1].1 && e.id < entries[Int(best[best.count - 1].0)].id) {
                                 insert((i, d), into: &best, limit: limit)
                             }
                         }
                     }
-                    column += max(step, 1)
+                    column += step
                 }
             }
-            if best.count == limit, let worst = best.last?.1, worst <= reach(ring: ring, around: point) { break }
-            if ring >= Self.ringsBeforeScan { return scan(point, limit: limit, filter: filter) }
+            if best.count == limit, let worst = best.last?.1, worst <= reach(ring: ring, degrees: degrees, around: point) { return best }
+            // Past half the columns and every row, every cell has been seen.
+            if ring >= columnsAround / 2 && ring * 2 >= Int((180 / degrees).rounded()) { return best }
+            if ring >= maxRing { return nil }
             ring += 1
         }
-        return best.map { (entries[Int($0.0)], $0.1) }
     }
 
-    /// Past this many rings (about 350 km) the cells are mostly empty: one pass over every entry is cheaper.
-    static let ringsBeforeScan = 64
-
-    private func scan(_ point: Coordinate, limit: Int, filter: Filter) -> [(entry: Entry, metres: Double)] {
-        var all: [(Int32, Double)] = []
-        for (i, e) in entries.enumerated() where filter.admits(e) { all.append((Int32(i), Geo.distance(point, e.trailhead))) }
-        all.sort { $0.1 != $1.1 ? $0.1 < $1.1 : entries[Int($0.0)].id < entries[Int($1.0)].id }
-        return all.prefix(limit).map { (entries[Int($0.0)], $0.1) }
-    }
-
-    /// How far any point in a cell beyond `ring` is, at least.
-    private func reach(ring: Int, around point: Coordinate) -> Double {
-        let latMetres = Self.cellDegrees * .pi / 180 * Geo.earthRadius
-        let poleward = min(89.9, abs(point.latitude) + Double(ring + 1) * Self.cellDegrees)
-        let lonMetres = latMetres * cos(poleward * .pi / 180)
-        return Double(ring) * min(latMetres, lonMetres)
+    /// How far any point in a cell beyond `ring` is, at least: the point lies in the centre cell,
+    /// so unseen rows are `ring` cells of latitude away, and unseen columns lie beyond the
+    /// meridian `ring` cells of longitude away, no nearer than that meridian's great circle (or
+    /// the pole, over which the far side is reached).
+    private func reach(ring: Int, degrees: Double, around point: Coordinate) -> Double {
+        let gap = Double(ring) * degrees * .pi / 180
+        let φ = abs(point.latitude) * .pi / 180
+        let acrossMeridian = min(asin(min(1, cos(φ) * sin(min(gap, .pi / 2)))), .pi / 2 - φ)
+        return Geo.earthRadius * min(gap, acrossMeridian)
     }
 
     private func insert(_ item: (Int32, Double), into best: inout [(Int32, Double)], limit: Int) {

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import pathlib
 import shutil
+import sys
 import tempfile
 
 import pytest
 
 from harness import Server, SMTPServer, raise_nofile
+
+# Open-Meteo as recorded, served locally: the same stand-in the browser tests use.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "Tests" / "Browser"))
+from recorded_weather import RecordedWeather  # noqa: E402
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -33,14 +38,16 @@ def demo_server():
     `test_security.py` checks the limits on a server with the defaults."""
     path = pathlib.Path(tempfile.mkdtemp(prefix="waymark-rel-"))
     smtp = SMTPServer(path)
+    weather = RecordedWeather()
     server = Server(path, env={**smtp.env, "WAYMARK_PASSWORD_COST": "4", "WAYMARK_IDENTITY_LIMIT": "100000",
-                               "WAYMARK_WRITE_RATE": "0"})
+                               "WAYMARK_WRITE_RATE": "0", "WAYMARK_WEATHER_URL": weather.url})
     server.smtp = smtp
     server.key = server.gateway_key("reliability")
     server.start()
     yield server
     server.stop()
     smtp.stop()
+    weather.stop()
     shutil.rmtree(path, ignore_errors=True)
 
 

@@ -99,7 +99,8 @@ class Server:
         self.database = database or str(workdir / "waymark.sqlite")
         self.log_level = log_level
         self.extra_args = extra_args or []
-        self.env = {**os.environ, **(env or {})}
+        # Never the real weather service: `demo_server` points it at a recorded one.
+        self.env = {**os.environ, "WAYMARK_WEATHER_URL": "off", **(env or {})}
         self.port = free_port()
         self.process: subprocess.Popen | None = None
         self.log_path = workdir / "server.log"

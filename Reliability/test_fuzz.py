@@ -166,6 +166,16 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404",
 include-operation-id-regex = "^(createCalendar|updateCalendar|deleteCalendar|createEvent|updateEvent|moveOccurrence|cancelOccurrence|listOccurrences|getDayPlan|updateTravelPreferences|searchPlannerPlaces)$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "404", "409", "429"]
 
+# TRL-1, TRL-2: a point needs both coordinates and goes alone (not with a view or a name), a view
+# needs all four sides; files must be GPX or GeoJSON with trails in them, a picture a real image,
+# and a picture named in an edit one that was uploaded; sent by the member, who is an operator
+[[operations]]
+include-operation-id = "listTrails"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400"]
+[[operations]]
+include-operation-id-regex = "^(importTrails|updateTrail|deleteTrail|uploadTrailPicture)$"
+headers = { Authorization = "Bearer {member_token}" }
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "413", "415", "422", "429"]
 [[operations]]
 include-operation-id = "streamSiteLive"
 request-timeout = 0.25

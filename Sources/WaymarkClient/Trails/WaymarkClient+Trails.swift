@@ -41,6 +41,7 @@ extension WaymarkClient {
             switch try await self.client.getTrail(path: .init(trailId: id)) {
             case .ok(let ok): return try ok.body.json
             case .notModified: throw WaymarkClientError.unexpectedStatus(304)
+            case .badRequest(let br): throw WaymarkClientError.from(try br.body.applicationProblemJson)
             case .notFound(let nf): throw WaymarkClientError.from(try nf.body.applicationProblemJson)
             case .undocumented(let status, _): throw WaymarkClientError.unexpectedStatus(status)
             }

@@ -6,6 +6,14 @@ import WaymarkCore
 extension APIHandler {
     private var trails: TrailsServices { services.trails }
 
+    /// The contract's bounds on text the generated types do not check.
+    private func bounded(_ value: String, _ name: String, _ limit: Int) throws -> String {
+        // JSON Schema counts code points, not what a person sees as characters.
+        guard value.unicodeScalars.count <= limit else { throw Problem.badRequest("\(name) must be at most \(limit) characters.") }
+        return value
+    }
+    private func trailId(_ value: String) throws -> String { try bounded(value, "trailId", 64) }
+
     func listTrails(_ input: Operations.ListTrails.Input) async throws -> Operations.ListTrails.Output {
         let q = input.query
         var query = TrailsServices.Query()
@@ -14,6 +22,9 @@ extension APIHandler {
         }
         for (name, value) in [("longitude", q.longitude), ("west", q.west), ("east", q.east)] where value.map({ !(-180...180).contains($0) }) ?? false {
             throw Problem.badRequest("\(name) must be between -180 and 180.")
+        }
+        guard (q.difficulty?.count ?? 0) <= 3, (q.feature?.count ?? 0) <= 5 else {
+            throw Problem.badRequest("difficulty takes at most 3 tiers and feature at most 5 kinds.")
         }
         guard (1...100).contains(q.limit ?? 20) else { throw Problem.badRequest("limit must be between 1 and 100.") }
         guard (0...1_000_000).contains(q.offset ?? 0) else { throw Problem.badRequest("offset must be between 0 and 1000000.") }
@@ -30,6 +41,7 @@ extension APIHandler {
             guard s <= n else { throw Problem.badRequest("south must not be north of north.") }
             query.place = .view(south: s, west: w, north: n, east: e)
         } else if let text = q.q {
+            _ = try bounded(text, "q", 100)
             guard !TrailCatalogue.words(text).isEmpty else { throw Problem.badRequest("q needs a letter or a digit.") }
             query.place = .named(text)
         }
@@ -46,21 +58,21 @@ extension APIHandler {
     }
 
     func getTrail(_ input: Operations.GetTrail.Input) async throws -> Operations.GetTrail.Output {
-        guard let found = try await trails.trails.trail(input.path.trailId) else { throw Problem.notFound("trail") }
+        guard let found = try await trails.trails.trail(try trailId(input.path.trailId)) else { throw Problem.notFound("trail") }
         let etag = "\"trail-\(found.row.id)-\(found.row.version)\""
         if ETag.matches(input.headers.ifNoneMatch, etag) { return .notModified(.init(headers: .init(eTag: etag))) }
         return .ok(.init(headers: .init(eTag: etag, cacheControl: "no-cache"), body: .json(TrailsMapping.trail(found.row, found.trail))))
     }
 
     func getTrailGPX(_ input: Operations.GetTrailGPX.Input) async throws -> Operations.GetTrailGPX.Output {
-        guard let found = try await trails.trails.trail(input.path.trailId) else { throw Problem.notFound("trail") }
+        guard let found = try await trails.trails.trail(try trailId(input.path.trailId)) else { throw Problem.notFound("trail") }
         let data = found.trail.gpxDocument().gpx()
         return .ok(.init(headers: .init(contentDisposition: "attachment; filename=\"\(found.row.id).gpx\""),
                          body: .applicationGpxXml(HTTPBody(data))))
     }
 
     func getTrailWeather(_ input: Operations.GetTrailWeather.Input) async throws -> Operations.GetTrailWeather.Output {
-        guard let row = try await trails.trails.row(input.path.trailId) else { throw Problem.notFound("trail") }
+        guard let row = try await trails.trails.row(try trailId(input.path.trailId)) else { throw Problem.notFound("trail") }
         let answer: TrailWeather.Answer?
         do { answer = try await trails.weather.forecast(at: row.trailhead) } catch {
             throw Problem.unavailable("The weather service cannot be reached just now, and no forecast is kept for this area yet.")
@@ -85,6 +97,7 @@ extension APIHandler {
             fallback = "upload.geojson"
         }
         // The file's own name words the problems, but the body's type decides how it is read.
+        if let f = input.query.file { _ = try bounded(f, "file", 200) }
         var file = (input.query.file.nonEmpty.map { ($0 as NSString).lastPathComponent }) ?? fallback
         let wantsJSON = fallback.hasSuffix(".geojson")
         if wantsJSON != (file.lowercased().hasSuffix(".geojson") || file.lowercased().hasSuffix(".json")) { file += wantsJSON ? ".geojson" : ".gpx" }
@@ -104,7 +117,8 @@ extension APIHandler {
         let me = try RequestContext.requirePrincipal()
         try await services.operations.operators.require(me)
         guard case .json(let u) = input.body else { throw Problem.unsupportedMediaType }
-        guard var trail = try await trails.trails.trail(input.path.trailId)?.trail else { throw Problem.notFound("trail") }
+        try checkBounds(u)
+        guard var trail = try await trails.trails.trail(try trailId(input.path.trailId))?.trail else { throw Problem.notFound("trail") }
         if let v = u.name { guard let name = Optional(v).nonEmpty else { throw Problem.badRequest("name must not be blank.") }; trail.name = name }
         if let v = u.area { trail.area = v.trimmingCharacters(in: .whitespacesAndNewlines) }
         if let v = u.description { trail.description = v }
@@ -141,6 +155,41 @@ extension APIHandler {
         return .ok(.init(body: .json(TrailsMapping.trail(saved.row, saved.trail))))
     }
 
+    /// The contract's bounds on an edit, which the generated types do not check.
+    private func checkBounds(_ u: Components.Schemas.TrailUpdate) throws {
+        func text(_ v: String?, _ name: String, _ min: Int, _ max: Int) throws {
+            guard let v else { return }
+            let n = v.unicodeScalars.count
+            guard n >= min, n <= max else { throw Problem.badRequest("\(name) must be \(min)–\(max) characters long.") }
+        }
+        func count(_ n: Int?, _ name: String, _ min: Int, _ max: Int) throws {
+            guard let n else { return }
+            guard n >= min, n <= max else { throw Problem.badRequest("\(name) must have \(min)–\(max) entries.") }
+        }
+        try text(u.name, "name", 1, 200); try text(u.area, "area", 0, 100); try text(u.description, "description", 0, 4000)
+        try text(u.huntingAlert, "huntingAlert", 0, 500); try text(u.pictureId, "pictureId", 0, 100)
+        if let i = u.info {
+            try text(i.admission, "info.admission", 0, 500); try text(i.additionalFees, "info.additionalFees", 0, 500)
+            try text(i.parking, "info.parking", 0, 500); try count(i.seasonalHours.count, "info.seasonalHours", 0, 20)
+            for h in i.seasonalHours { try text(h.season, "info.seasonalHours.season", 1, 100); try text(h.hours, "info.seasonalHours.hours", 1, 200) }
+        }
+        try count(u.contacts?.count, "contacts", 0, 20)
+        for c in u.contacts ?? [] {
+            try text(c.name, "contacts.name", 1, 200); try count(c.phones.count, "contacts.phones", 1, 5)
+            for p in c.phones { try text(p, "contacts.phones", 1, 40) }
+        }
+        try count(u.guidelines?.count, "guidelines", 0, 50)
+        for g in u.guidelines ?? [] {
+            try text(g.name, "guidelines.name", 1, 200); try text(g.description, "guidelines.description", 1, 4000)
+            try text(g.warningSigns, "guidelines.warningSigns", 0, 2000); try text(g.pictureId, "guidelines.pictureId", 0, 100)
+        }
+        try count(u.points?.count, "points", 0, 100)
+        for p in u.points ?? [] {
+            try text(p.name, "points.name", 1, 200); try text(p.history, "points.history", 0, 4000); try text(p.pictureId, "points.pictureId", 0, 100)
+        }
+        try count(u.amenities?.count, "amenities", 0, 10)
+    }
+
     /// Nil for nil or empty; a problem naming the field when no such picture was uploaded.
     private func knownPicture(_ id: String?, field: String) async throws -> String? {
         guard let id = id.nonEmpty else { return nil }
@@ -151,7 +200,7 @@ extension APIHandler {
     func deleteTrail(_ input: Operations.DeleteTrail.Input) async throws -> Operations.DeleteTrail.Output {
         let me = try RequestContext.requirePrincipal()
         try await services.operations.operators.require(me)
-        guard try await trails.trails.delete(input.path.trailId) else { throw Problem.notFound("trail") }
+        guard try await trails.trails.delete(try trailId(input.path.trailId)) else { throw Problem.notFound("trail") }
         return .noContent(.init())
     }
 
@@ -172,7 +221,7 @@ extension APIHandler {
     }
 
     func getTrailPicture(_ input: Operations.GetTrailPicture.Input) async throws -> Operations.GetTrailPicture.Output {
-        guard let picture = try await trails.trails.picture(input.path.pictureId) else { throw Problem.notFound("picture") }
+        guard let picture = try await trails.trails.picture(try bounded(input.path.pictureId, "pictureId", 100)) else { throw Problem.notFound("picture") }
         let headers = Operations.GetTrailPicture.Output.Ok.Headers(cacheControl: "public, max-age=31536000, immutable")
         let body = HTTPBody(picture.bytes)
         switch picture.contentType {
@@ -192,13 +241,15 @@ extension APIHandler {
 
     func addTrailFavourite(_ input: Operations.AddTrailFavourite.Input) async throws -> Operations.AddTrailFavourite.Output {
         let me = try RequestContext.requirePrincipal()
-        guard try await trails.trails.addFavourite(userId: me.userId, trailId: input.path.trailId, now: trails.now()) else { throw Problem.notFound("trail") }
+        guard try await trails.trails.addFavourite(userId: me.userId, trailId: try trailId(input.path.trailId), now: trails.now()) else { throw Problem.notFound("trail") }
         return .noContent(.init())
     }
 
     func removeTrailFavourite(_ input: Operations.RemoveTrailFavourite.Input) async throws -> Operations.RemoveTrailFavourite.Output {
         let me = try RequestContext.requirePrincipal()
-        try await trails.trails.removeFavourite(userId: me.userId, trailId: input.path.trailId)
+        let id = try trailId(input.path.trailId)
+        guard try await trails.trails.row(id) != nil else { throw Problem.notFound("trail") }
+        try await trails.trails.removeFavourite(userId: me.userId, trailId: id)
         return .noContent(.init())
     }
 }

@@ -85,6 +85,8 @@ public struct WaymarkConfiguration: Sendable {
     /// Open-Meteo's address for trail forecasts (TRL-3); nil turns weather off (the trail page
     /// says so). Tests point it at a local server with recorded answers.
     public var weatherURL: String? = "https://api.open-meteo.com"
+    /// Where "Thursday morning" is for the weekly trail suggestions (TRL-7): the catalogue's region.
+    public var trailsTimeZone = "America/Los_Angeles"
 
     public init() {}
 
@@ -116,6 +118,7 @@ public struct WaymarkConfiguration: Sendable {
             c.pushHosts = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
         }
         if let v = env["WAYMARK_PUSH_CONTACT"], !v.isEmpty { c.pushContact = v }
+        if let v = env["WAYMARK_TRAILS_TIME_ZONE"], TimeZone(identifier: v) != nil { c.trailsTimeZone = v }
         if let v = env["WAYMARK_WEATHER_URL"] { c.weatherURL = (v.isEmpty || v.lowercased() == "off") ? nil : v }
         if let v = env["WAYMARK_TRUST_FORWARDED_FOR"] { c.trustForwardedFor = Self.truthy(v) }
         if let v = env["WAYMARK_SMTP_HOST"], !v.isEmpty { c.smtp.host = v }

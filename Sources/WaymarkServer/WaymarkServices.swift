@@ -49,7 +49,8 @@ struct WaymarkServices: Sendable {
         let wayfinding = WayfindingServices(environment)
         let planner = PlannerServices(environment, parking: parking, wayfinding: wayfinding, notifications: notifications)
         accounts.personalData.register(PlannerPersonalData())
-        let trails = TrailsServices(environment, weather: config.weatherURL.map { OpenMeteoProvider(client: pushClient, baseURL: $0) })
+        let trails = TrailsServices(environment, weather: config.weatherURL.map { OpenMeteoProvider(client: pushClient, baseURL: $0) },
+                                   notifications: notifications)
         accounts.personalData.register(TrailsPersonalData())
         let operations = OperationsServices(environment, accounts: accounts, openAPIDocument: document)
         return WaymarkServices(environment: environment, accounts: accounts, parking: parking, wayfinding: wayfinding, planner: planner, trails: trails,
@@ -80,6 +81,7 @@ struct WaymarkServices: Sendable {
         notifications.start(background, jobs: jobs, environment: environment)
         accounts.start(background, jobs: jobs, environment: environment)
         wayfinding.start(background, jobs: jobs)
+        trails.start(background, jobs: jobs)
     }
 }
 

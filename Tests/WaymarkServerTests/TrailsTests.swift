@@ -239,3 +239,40 @@ struct TrailWeatherTests {
         try await meteo.stop()
     }
 }
+
+@Suite("Weekly trail suggestions on Thursdays (TRL-7)")
+struct TrailSuggestionTests {
+    @Test("TRL-7 on Thursday morning a person with favourites is told of three new trails near them, once a week, never the same ones",
+          arguments: TestDatabase.available)
+    func trl7Thursdays(db: TestDatabase) async throws {
+        // Thursday 26 November 2026, 08:30 in Los Angeles.
+        let clock = TestClock(ISO8601DateFormatter().date(from: "2026-11-26T16:30:00Z")!)
+        try await TestApp.with(db, clock: clock) { ctx in
+            try await TrailsDemo(trails: ctx.services.trails).loadIfMissing()
+            let ana = try await ctx.device()
+            _ = try await ctx.device()  // Ben, who starred nothing
+            #expect(try await ctx.call(.PUT, "/v1/me/trail-favourites/castle-rock", token: ana.token).status == .noContent)
+            let job = ctx.services.trails.suggestions
+            #expect(try await job.run() == 0, "before nine")
+            clock.advance(by: 3600)
+            #expect(try await job.run() == 1, "Ana, who starred a trail; not Ben")
+            #expect(try await job.run() == 0, "once a week")
+            let inbox = try await ctx.call(.GET, "/v1/me/notifications", token: ana.token).json["notifications"] as? [[String: Any]] ?? []
+            let notice = try #require(inbox.first { $0["kind"] as? String == "trail-suggestions" })
+            #expect(notice["title"] as? String == "3 trails to try this week")
+            let body = notice["body"] as? String ?? ""
+            #expect(body.hasPrefix("Near the trails you starred: ") && !body.contains("Castle Rock"), "\(body)")
+            let first = Set(DemoTrails.all().filter { body.contains($0.name) }.map(\.id))
+            #expect(first.count == 3)
+
+            // Friday: nothing; next Thursday: three others.
+            clock.advance(by: 24 * 3600)
+            #expect(try await job.run() == 0)
+            clock.advance(by: 6 * 24 * 3600)
+            #expect(try await job.run() == 1)
+            let again = try await ctx.call(.GET, "/v1/me/notifications", token: ana.token).json["notifications"] as? [[String: Any]] ?? []
+            let second = Set(DemoTrails.all().filter { (again.first?["body"] as? String ?? "").contains($0.name) }.map(\.id))
+            #expect(second.count == 3 && second.isDisjoint(with: first), "\(second) after \(first)")
+        }
+    }
+}

@@ -91,6 +91,13 @@ export function startNotifications(o) {
         day.textContent = 'Open that day';
         body.append(' ', day);
       }
+      if (n.kind === 'trail-suggestions') {
+        const trails = document.createElement('a');
+        trails.href = '/trails';
+        trails.className = 'inbox-link';
+        trails.textContent = 'See the suggested trails';
+        body.append(' ', trails);
+      }
       body.hidden = true;
       const remove = button('Delete', async () => {
         try { await removeNotification(n.id); li.remove(); if (!n.read) showUnread(unread - 1); } catch (err) { status.textContent = problemText(err); }

@@ -58,6 +58,16 @@ struct CreateTrails: AsyncMigration {
                 PRIMARY KEY (user_id, trail_id)
             )
             """).run()
+        // One row per person and ISO week: the database decides that a week's suggestion is sent once.
+        try await sql.raw("""
+            CREATE TABLE trail_suggestions (
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                week TEXT NOT NULL,
+                trail_ids TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                PRIMARY KEY (user_id, week)
+            )
+            """).run()
         try await sql.raw("""
             CREATE TABLE weather_forecasts (
                 area TEXT PRIMARY KEY,
@@ -69,7 +79,7 @@ struct CreateTrails: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         let sql = database as! any SQLDatabase
-        for table in ["weather_forecasts", "trail_favourites", "trail_catalogue", "trail_pictures", "trails"] {
+        for table in ["weather_forecasts", "trail_suggestions", "trail_favourites", "trail_catalogue", "trail_pictures", "trails"] {
             try await sql.raw("DROP TABLE \(unsafeRaw: table)").run()
         }
     }

@@ -12,6 +12,7 @@ struct NotificationDraft: Sendable {
         case lotFull = "lot-full"
         case spaceFreed = "space-freed"
         case planUnreachable = "plan-unreachable"
+        case trailSuggestions = "trail-suggestions"
     }
 
     var userId: String

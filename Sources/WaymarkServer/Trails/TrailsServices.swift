@@ -7,12 +7,18 @@ struct TrailsServices: Sendable {
     let trails: TrailStore
     let catalogue: TrailCatalogue
     let weather: TrailWeather
+    let suggestions: TrailSuggestions
+    let notifier: Notifier
     let now: @Sendable () -> Date
     let logger: Logger
 
-    init(_ env: WaymarkEnvironment, weather provider: (any WeatherProvider)?) {
+    init(_ env: WaymarkEnvironment, weather provider: (any WeatherProvider)?, notifications: NotificationsServices) {
         trails = TrailStore(store: env.store)
         catalogue = TrailCatalogue(trails: trails)
+        suggestions = TrailSuggestions(store: env.store, catalogue: catalogue, now: env.now,
+                                       timeZone: TimeZone(identifier: env.configuration.trailsTimeZone) ?? TimeZone(identifier: "America/Los_Angeles")!,
+                                       logger: env.logger)
+        notifier = notifications.notifier
         weather = TrailWeather(store: env.store, provider: provider, now: env.now, logger: env.logger)
         now = env.now
         logger = env.logger
@@ -93,6 +99,20 @@ struct TrailsServices: Sendable {
 }
 
 extension TrailsServices {
+    /// The weekly suggestions: checked every quarter of an hour, sent once a week per person.
+    func start(_ background: BackgroundTasks, jobs: Bool) {
+        guard jobs else { return }
+        let suggestions = suggestions, notifier = notifier, logger = logger
+        background.start {
+            while !Task.isCancelled {
+                do { if try await suggestions.run() > 0 { notifier.delivered() } } catch {
+                    logger.warning("trail suggestions failed", metadata: ["error": "\(error)"])
+                }
+                try? await Task.sleep(for: .seconds(900))
+            }
+        }
+    }
+
     /// The area's operations that need a signed-in person; operators are checked in the handlers.
     static let signedInOperations: Set<String> = [
         "importTrails", "updateTrail", "deleteTrail", "uploadTrailPicture",

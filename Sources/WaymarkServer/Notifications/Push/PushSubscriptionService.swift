@@ -90,6 +90,7 @@ extension NotificationDraft.Kind {
         case .lotFull: "A lot you watch is full"
         case .spaceFreed: "A booked space was freed in a lot you watch"
         case .planUnreachable: "An event in your plan cannot be reached in time"
+        case .trailSuggestions: "Trails to try, every Thursday"
         }
     }
 }

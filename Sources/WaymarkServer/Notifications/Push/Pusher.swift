@@ -126,7 +126,8 @@ final class Pusher: Sendable {
 
     /// The screen a notification is about: a tap on it opens this path of the web app.
     static func screen(of row: NotificationRow) -> String {
-        row.lotId.map { "/lots/\($0)" } ?? row.planDay.map { "/plan/day/\($0)" } ?? "/me/inbox"
+        if row.kind == NotificationDraft.Kind.trailSuggestions.rawValue { return "/trails" }
+        return row.lotId.map { "/lots/\($0)" } ?? row.planDay.map { "/plan/day/\($0)" } ?? "/me/inbox"
     }
 
     /// What the service worker shows; dates as the API writes them.

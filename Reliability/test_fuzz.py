@@ -176,6 +176,12 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400"]
 include-operation-id-regex = "^(importTrails|updateTrail|deleteTrail|uploadTrailPicture)$"
 headers = { Authorization = "Bearer {member_token}" }
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "413", "415", "422", "429"]
+# TRL-4, TRL-12: comments, votes and reports need an account (a guest gets 403), the text may not
+# hold control characters, nobody votes on or reports their own comment; as the member, an operator
+[[operations]]
+include-operation-id-regex = "^(putMyTrailComment|deleteMyTrailComment|voteTrailComment|reportTrailComment|listReportedTrailComments|moderateTrailComment)$"
+headers = { Authorization = "Bearer {member_token}" }
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "429"]
 [[operations]]
 include-operation-id = "streamSiteLive"
 request-timeout = 0.25

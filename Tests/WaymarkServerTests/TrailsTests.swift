@@ -276,3 +276,89 @@ struct TrailSuggestionTests {
         }
     }
 }
+
+@Suite("Trail comments, votes, reports and the moderation queue (TRL-4, TRL-12)")
+struct TrailCommentTests {
+    static func comments(_ res: TestResponse) -> [[String: Any]] { res.json["comments"] as? [[String: Any]] ?? [] }
+
+    @Test("TRL-4 one comment per person and trail, edited in place; the reader's own on top; six at a time, the highest voted first; votes not on one's own",
+          arguments: TestDatabase.available)
+    func trl4Comments(db: TestDatabase) async throws {
+        try await TrailsTests.withDemo(db) { ctx in
+            let guest = try await ctx.device()
+            let path = "/v1/trails/castle-rock/comments"
+            let refused = try await ctx.call(.PUT, "\(path)/me", token: guest.token, json: ["stars": 5, "text": "Lovely"])
+            #expect(refused.status == .forbidden && refused.problemType == "account-required")
+            var people: [(token: String, id: String)] = []
+            for i in 0..<8 { people.append(try await ctx.register("hiker\(i)")) }
+            for (i, p) in people.enumerated() {
+                ctx.clock.advance(by: 60)
+                let res = try await ctx.call(.PUT, "\(path)/me", token: p.token, json: ["stars": 1 + i % 5, "text": "  Walk number \(i)  "])
+                #expect(res.status == .created && res.json["text"] as? String == "Walk number \(i)")
+            }
+            let edited = try await ctx.call(.PUT, "\(path)/me", token: people[0].token, json: ["stars": 4, "text": "Better the second time"])
+            #expect(edited.status == .ok && edited.json["stars"] as? Int == 4)
+            #expect(try await ctx.call(.PUT, "\(path)/me", token: people[0].token, json: ["stars": 6, "text": ""]).problemType == "review-stars-invalid")
+            #expect(try await ctx.call(.PUT, "/v1/trails/nope/comments/me", token: people[0].token, json: ["stars": 3, "text": ""]).status == .notFound)
+
+            // Hiker 7's comment voted up by two others: it comes first for everyone else.
+            let all = Self.comments(try await ctx.call(.GET, "\(path)?limit=50"))
+            #expect(all.count == 8)
+            let seventh = try #require(all.first { $0["text"] as? String == "Walk number 7" }?["id"] as? String)
+            for voter in people[1...2] {
+                let v = try await ctx.call(.PUT, "/v1/trail-comments/\(seventh)/vote", token: voter.token, json: ["vote": "up"])
+                #expect(v.status == .ok)
+            }
+            let down = try await ctx.call(.PUT, "/v1/trail-comments/\(seventh)/vote", token: people[3].token, json: ["vote": "down"])
+            #expect(down.json["score"] as? Int == 1 && down.json["myVote"] as? String == "down")
+            #expect(try await ctx.call(.PUT, "/v1/trail-comments/\(seventh)/vote", token: people[3].token, json: ["vote": "none"]).json["score"] as? Int == 2)
+            #expect(try await ctx.call(.PUT, "/v1/trail-comments/\(seventh)/vote", token: people[7].token, json: ["vote": "up"]).status == .forbidden)
+
+            let page = try await ctx.call(.GET, path, token: people[0].token)
+            let first = Self.comments(page)
+            #expect(first.count == 6, "six at a time")
+            #expect(first.first?["id"] as? String == seventh && first.first?["score"] as? Int == 2)
+            #expect((page.json["mine"] as? [String: Any])?["text"] as? String == "Better the second time")
+            #expect(!first.contains { $0["text"] as? String == "Better the second time" }, "one's own is not among the others")
+            #expect(page.json["total"] as? Int == 8)
+            let more = Self.comments(try await ctx.call(.GET, "\(path)?offset=6", token: people[0].token))
+            #expect(more.count == 1, "seven others in all")
+            let asVoter = Self.comments(try await ctx.call(.GET, path, token: people[1].token))
+            #expect(asVoter.first { $0["id"] as? String == seventh }?["myVote"] as? String == "up")
+
+            #expect(try await ctx.call(.DELETE, "\(path)/me", token: people[0].token).status == .noContent)
+            #expect(try await ctx.call(.GET, path).json["total"] as? Int == 7)
+        }
+    }
+
+    @Test("TRL-12 a reported comment goes to the operators' queue: hidden, restored or dismissed; erasing an account takes its votes out of the scores",
+          arguments: TestDatabase.available)
+    func trl12Moderation(db: TestDatabase) async throws {
+        try await TrailsTests.withDemo(db) { ctx in
+            let olive = try await ctx.register("olive", email: "olive@example.com")
+            #expect(try await ctx.app.grantOperator(login: "olive@example.com"))
+            let ana = try await ctx.register("ana"), ben = try await ctx.register("ben")
+            let path = "/v1/trails/heart-rock/comments"
+            let id = try #require(try await ctx.call(.PUT, "\(path)/me", token: ana.token, json: ["stars": 1, "text": "Buy cheap boots at …"]).json["id"] as? String)
+            #expect(try await ctx.call(.POST, "/v1/trail-comments/\(id)/reports", token: ana.token, json: ["reason": "spam"]).status == .forbidden)
+            #expect(try await ctx.call(.POST, "/v1/trail-comments/\(id)/reports", token: ben.token, json: ["reason": "spam"]).status == .noContent)
+            #expect(try await ctx.call(.POST, "/v1/trail-comments/\(id)/reports", token: ben.token, json: ["reason": "spam"]).status == .noContent)
+            #expect(try await ctx.call(.GET, "/v1/operator/trail-comments", token: ben.token).status == .forbidden)
+            let queue = Self.comments(try await ctx.call(.GET, "/v1/operator/trail-comments", token: olive.token))
+            #expect(queue.count == 1 && queue.first?["reports"] as? Int == 1 && queue.first?["trailName"] as? String == "Heart Rock Trail")
+
+            #expect(try await ctx.call(.POST, "/v1/operator/trail-comments/\(id)/moderation", token: olive.token, json: ["action": "hide"]).status == .noContent)
+            #expect(try await ctx.call(.GET, path).json["total"] as? Int == 0)
+            #expect(try await ctx.call(.PUT, "/v1/trail-comments/\(id)/vote", token: ben.token, json: ["vote": "up"]).status == .notFound)
+            #expect(Self.comments(try await ctx.call(.GET, "/v1/operator/trail-comments", token: olive.token)).first?["hidden"] as? Bool == true)
+            #expect(try await ctx.call(.POST, "/v1/operator/trail-comments/\(id)/moderation", token: olive.token, json: ["action": "restore"]).status == .noContent)
+            #expect(try await ctx.call(.GET, path).json["total"] as? Int == 1)
+            #expect(Self.comments(try await ctx.call(.GET, "/v1/operator/trail-comments", token: olive.token)).isEmpty)
+
+            // Ben's up vote counts until his account is erased.
+            #expect(try await ctx.call(.PUT, "/v1/trail-comments/\(id)/vote", token: ben.token, json: ["vote": "up"]).json["score"] as? Int == 1)
+            #expect(try await ctx.call(.POST, "/v1/me/deletion", token: ben.token, json: ["password": TestContext.password]).status == .noContent)
+            #expect(Self.comments(try await ctx.call(.GET, path)).first?["score"] as? Int == 0)
+        }
+    }
+}

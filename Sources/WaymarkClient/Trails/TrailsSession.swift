@@ -3,5 +3,7 @@ extension SessionMiddleware {
     static let trails: Set<String> = [
         "importTrails", "updateTrail", "deleteTrail", "uploadTrailPicture",
         "listTrailFavourites", "addTrailFavourite", "removeTrailFavourite",
+        "listTrailComments", "putMyTrailComment", "deleteMyTrailComment", "voteTrailComment", "reportTrailComment",
+        "listReportedTrailComments", "moderateTrailComment",
     ]
 }

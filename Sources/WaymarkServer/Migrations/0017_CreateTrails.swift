@@ -58,6 +58,40 @@ struct CreateTrails: AsyncMigration {
                 PRIMARY KEY (user_id, trail_id)
             )
             """).run()
+        // Comments (TRL-4): one per person and trail; votes and reports one per person and comment.
+        // A comment an operator hid stays, so that restoring it gives it back as it was.
+        try await sql.raw("""
+            CREATE TABLE trail_comments (
+                id TEXT PRIMARY KEY,
+                trail_id TEXT NOT NULL REFERENCES trails(id) ON DELETE CASCADE,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                stars INTEGER NOT NULL,
+                text TEXT NOT NULL,
+                score INTEGER NOT NULL,
+                hidden BOOLEAN NOT NULL,
+                created_at BIGINT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                UNIQUE (trail_id, user_id)
+            )
+            """).run()
+        try await sql.raw("CREATE INDEX trail_comments_trail ON trail_comments (trail_id, hidden, score, updated_at)").run()
+        try await sql.raw("""
+            CREATE TABLE trail_comment_votes (
+                comment_id TEXT NOT NULL REFERENCES trail_comments(id) ON DELETE CASCADE,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                vote INTEGER NOT NULL,
+                PRIMARY KEY (comment_id, user_id)
+            )
+            """).run()
+        try await sql.raw("""
+            CREATE TABLE trail_comment_reports (
+                comment_id TEXT NOT NULL REFERENCES trail_comments(id) ON DELETE CASCADE,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                reason TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                PRIMARY KEY (comment_id, user_id)
+            )
+            """).run()
         // One row per person and ISO week: the database decides that a week's suggestion is sent once.
         try await sql.raw("""
             CREATE TABLE trail_suggestions (
@@ -79,7 +113,7 @@ struct CreateTrails: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         let sql = database as! any SQLDatabase
-        for table in ["weather_forecasts", "trail_suggestions", "trail_favourites", "trail_catalogue", "trail_pictures", "trails"] {
+        for table in ["weather_forecasts", "trail_suggestions", "trail_comment_reports", "trail_comment_votes", "trail_comments", "trail_favourites", "trail_catalogue", "trail_pictures", "trails"] {
             try await sql.raw("DROP TABLE \(unsafeRaw: table)").run()
         }
     }

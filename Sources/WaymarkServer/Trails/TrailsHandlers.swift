@@ -253,3 +253,76 @@ extension APIHandler {
         return .noContent(.init())
     }
 }
+
+// MARK: Comments (TRL-4) and moderation (TRL-12)
+
+extension APIHandler {
+    private var comments: TrailComments { services.trails.comments }
+
+    private func existingTrail(_ raw: String) async throws -> String {
+        guard raw.unicodeScalars.count <= 64 else { throw Problem.badRequest("trailId must be at most 64 characters.") }
+        guard try await services.trails.trails.row(raw) != nil else { throw Problem.notFound("trail") }
+        return raw
+    }
+
+    private func commentId(_ raw: String) throws -> String {
+        guard raw.unicodeScalars.count <= 64 else { throw Problem.badRequest("commentId must be at most 64 characters.") }
+        return raw
+    }
+
+    func listTrailComments(_ input: Operations.ListTrailComments.Input) async throws -> Operations.ListTrailComments.Output {
+        let id = try await existingTrail(input.path.trailId)
+        let limit = input.query.limit ?? 6, offset = input.query.offset ?? 0
+        guard (1...50).contains(limit), (0...100_000).contains(offset) else { throw Problem.badRequest("limit must be 1–50 and offset 0–100000.") }
+        let page = try await comments.page(trailId: id, viewer: RequestContext.principal?.userId, limit: limit, offset: offset)
+        return .ok(.init(body: .json(.init(comments: page.comments.map(TrailsMapping.comment), total: page.total,
+                                           averageStars: page.average.map { ($0 * 10).rounded() / 10 }, mine: page.mine.map(TrailsMapping.comment)))))
+    }
+
+    func putMyTrailComment(_ input: Operations.PutMyTrailComment.Input) async throws -> Operations.PutMyTrailComment.Output {
+        let me = try RequestContext.requirePrincipal()
+        guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
+        let id = try await existingTrail(input.path.trailId)
+        let r = try await comments.put(me, trailId: id, stars: body.stars, text: body.text)
+        let out = TrailsMapping.comment(r.comment)
+        return r.created ? .created(.init(body: .json(out))) : .ok(.init(body: .json(out)))
+    }
+
+    func deleteMyTrailComment(_ input: Operations.DeleteMyTrailComment.Input) async throws -> Operations.DeleteMyTrailComment.Output {
+        let me = try RequestContext.requirePrincipal()
+        try await comments.deleteMine(me, trailId: try await existingTrail(input.path.trailId))
+        return .noContent(.init())
+    }
+
+    func voteTrailComment(_ input: Operations.VoteTrailComment.Input) async throws -> Operations.VoteTrailComment.Output {
+        let me = try RequestContext.requirePrincipal()
+        guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
+        let vote = switch body.vote { case .up: 1; case .down: -1; case .none: 0 }
+        let r = try await comments.vote(me, commentId: try commentId(input.path.commentId), vote: vote)
+        return .ok(.init(body: .json(.init(score: r.score, myVote: TrailsMapping.vote(r.vote)))))
+    }
+
+    func reportTrailComment(_ input: Operations.ReportTrailComment.Input) async throws -> Operations.ReportTrailComment.Output {
+        let me = try RequestContext.requirePrincipal()
+        guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
+        try await comments.report(me, commentId: try commentId(input.path.commentId), reason: body.reason.rawValue)
+        return .noContent(.init())
+    }
+
+    func listReportedTrailComments(_ input: Operations.ListReportedTrailComments.Input) async throws -> Operations.ListReportedTrailComments.Output {
+        let me = try RequestContext.requirePrincipal()
+        try await services.operations.operators.require(me)
+        let queue = try await comments.queue()
+        return .ok(.init(body: .json(.init(comments: queue.map {
+            .init(comment: TrailsMapping.comment($0.comment), trailName: $0.trailName, reports: $0.reports, reasons: $0.reasons, hidden: $0.comment.hidden)
+        }))))
+    }
+
+    func moderateTrailComment(_ input: Operations.ModerateTrailComment.Input) async throws -> Operations.ModerateTrailComment.Output {
+        let me = try RequestContext.requirePrincipal()
+        try await services.operations.operators.require(me)
+        guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
+        try await comments.moderate(commentId: try commentId(input.path.commentId), action: body.action.rawValue)
+        return .noContent(.init())
+    }
+}

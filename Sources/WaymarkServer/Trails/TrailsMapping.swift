@@ -54,6 +54,15 @@ enum TrailsMapping {
                   seasonalHours: i.seasonalHours.map { SeasonalHours(season: $0.season, hours: $0.hours) }, parking: i.parking.nonEmpty)
     }
 
+    static func comment(_ c: TrailCommentRow) -> Components.Schemas.TrailComment {
+        .init(id: c.id, trailId: c.trailId, authorName: c.authorName, stars: c.stars, text: c.text, score: c.score,
+              myVote: .init(rawValue: vote(c.myVote).rawValue)!, createdAt: c.createdAt, updatedAt: c.updatedAt)
+    }
+
+    static func vote(_ v: Int) -> Operations.VoteTrailComment.Output.Ok.Body.JsonPayload.MyVotePayload {
+        v > 0 ? .up : v < 0 ? .down : .none
+    }
+
     static func shape(_ s: Trail.Shape) -> Components.Schemas.TrailShape { .init(rawValue: s.rawValue)! }
     static func difficulty(_ d: TrailDifficulty) -> Components.Schemas.TrailDifficulty { .init(rawValue: d.rawValue)! }
     static func kind(_ k: PointOfInterest.Kind) -> Components.Schemas.PointOfInterestKind { .init(rawValue: k.rawValue)! }

@@ -1,7 +1,8 @@
 import Foundation
 import SQLKit
 
-/// What Trails keeps of a person (ACC-5, ACC-8): favourites and the trails suggested to them. A device's favourites join the
+/// What Trails keeps of a person (ACC-5, ACC-8): favourites, the trails suggested to them, comments,
+/// votes and reports (which need an account, so a device has none to move). A device's favourites join the
 /// account's on sign-in.
 struct TrailsPersonalData: PersonalData {
     func move(from deviceId: String, to accountId: String, now: Date, sql: any SQLDatabase) async throws {
@@ -23,5 +24,13 @@ struct TrailsPersonalData: PersonalData {
     func erase(userId: String, now: Date, sql: any SQLDatabase) async throws {
         try await sql.raw("DELETE FROM trail_favourites WHERE user_id = \(bind: userId)").run()
         try await sql.raw("DELETE FROM trail_suggestions WHERE user_id = \(bind: userId)").run()
+        // The person's votes leave the scores they counted in.
+        try await sql.raw("""
+            UPDATE trail_comments SET score = score - (SELECT v.vote FROM trail_comment_votes v WHERE v.comment_id = trail_comments.id AND v.user_id = \(bind: userId))
+            WHERE id IN (SELECT comment_id FROM trail_comment_votes WHERE user_id = \(bind: userId))
+            """).run()
+        for table in ["trail_comment_votes", "trail_comment_reports", "trail_comments"] {
+            try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: userId)").run()
+        }
     }
 }

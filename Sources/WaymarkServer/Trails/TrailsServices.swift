@@ -8,6 +8,7 @@ struct TrailsServices: Sendable {
     let catalogue: TrailCatalogue
     let weather: TrailWeather
     let suggestions: TrailSuggestions
+    let comments: TrailComments
     let notifier: Notifier
     let now: @Sendable () -> Date
     let logger: Logger
@@ -19,6 +20,7 @@ struct TrailsServices: Sendable {
                                        timeZone: TimeZone(identifier: env.configuration.trailsTimeZone) ?? TimeZone(identifier: "America/Los_Angeles")!,
                                        logger: env.logger)
         notifier = notifications.notifier
+        comments = TrailComments(store: env.store, now: env.now)
         weather = TrailWeather(store: env.store, provider: provider, now: env.now, logger: env.logger)
         now = env.now
         logger = env.logger
@@ -117,5 +119,7 @@ extension TrailsServices {
     static let signedInOperations: Set<String> = [
         "importTrails", "updateTrail", "deleteTrail", "uploadTrailPicture",
         "listTrailFavourites", "addTrailFavourite", "removeTrailFavourite",
+        "putMyTrailComment", "deleteMyTrailComment", "voteTrailComment", "reportTrailComment",
+        "listReportedTrailComments", "moderateTrailComment",
     ]
 }

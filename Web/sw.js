@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-26.4';
+const VERSION = '2026-11-26.5';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -124,6 +124,7 @@ const SHELL = [
   '/shell/zoned-time.js',
   '/trails/api.js',
   '/trails/area.js',
+  '/trails/comments.js',
   '/trails/format.js',
   '/trails/index.js',
   '/trails/layers.js',

@@ -113,3 +113,45 @@ def test_TRL_7_a_star_keeps_a_trail_among_the_favourites(app, server, artifacts)
     app.wait(lambda: app.el("#trail-star").get_attribute("aria-pressed") == "true", message="still starred")
     app.js("arguments[0].click()", app.el("#trail-star"))
     app.wait(lambda: app.el("#trail-star").get_attribute("aria-pressed") == "false", timeout=15, message="unstarred")
+
+
+def test_TRL_4_leave_a_comment_vote_and_report_on_a_trail_page(app, server, artifacts):
+    """TRL-4: a guest is asked to sign in; a member leaves 1–5 stars and text, sees it on top in
+    its own colour, votes another's comment up and reports it; edits and deletes their own."""
+    import json
+    import secrets
+    password = "Trails#2026pass"
+    status, ana = api(server.url, "POST", "/v1/accounts", {"username": f"ana{secrets.token_hex(3)}", "password": password})
+    assert status == 201, ana
+    status, _ = api(server.url, "PUT", "/v1/trails/big-falls/comments/me", {"stars": 5, "text": "Go early: the falls are in shade until ten."}, token=ana["token"])
+    assert status in (200, 201)
+    status, ben = api(server.url, "POST", "/v1/accounts", {"username": f"ben{secrets.token_hex(3)}", "password": password})
+    assert status == 201, ben
+
+    app.open("/trails/big-falls")
+    app.wait(lambda: "Sign in" in app.el("#trail-comment-mine").text, timeout=20, message="a guest is asked to sign in")
+    assert "Go early" in app.el("#trail-comments").text
+
+    app.js("localStorage.setItem('waymark.account.token', arguments[0]);"
+           "localStorage.setItem('waymark.account.me', arguments[1]);", ben["token"], json.dumps(ben["user"]))
+    app.open("/trails/big-falls")
+    leave = app.wait(lambda: app.els("#trail-comment-leave"), timeout=20, message="Leave a comment")[0]
+    app.js("arguments[0].click()", leave)
+    app.js("arguments[0].click()", app.el('.trail-star-pick[data-stars="4"]'))
+    app.el("#trail-comment-text").send_keys("Short and shady; slippery rocks by the pool.")
+    app.js("arguments[0].click()", app.el("#trail-comment-save"))
+    app.wait(lambda: "Your comment" in app.el("#trail-comment-mine").text, timeout=15, message="the comment saved, on top")
+    mine = app.el("#trail-comment-mine .trail-comment.mine")
+    assert "★★★★☆" in mine.text and "slippery rocks" in mine.text
+
+    up = app.el('#trail-comments .trail-vote[data-vote="up"]')
+    app.js("arguments[0].click()", up)
+    app.wait(lambda: app.el('#trail-comments .trail-vote[data-vote="up"]').get_attribute("aria-pressed") == "true", message="voted up")
+    assert app.el("#trail-comments .trail-comment-score").text == "1"
+    app.js("arguments[0].click()", app.el("#trail-comments .trail-report"))
+    app.wait(lambda: app.dialog("report-comment"), message="the report dialog")
+    app.dialog_action("report-comment", "spam")
+    app.screenshot(artifacts / "trails-phone-comments.png")
+
+    status, page = api(server.url, "GET", "/v1/trails/big-falls/comments", token=ben["token"])
+    assert page["mine"]["stars"] == 4 and page["comments"][0]["myVote"] == "up"

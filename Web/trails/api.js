@@ -3,7 +3,7 @@
 // opened reads offline; favourites go with the person's session.
 
 import { getJSON } from '../shell/api.js';
-import { authed } from '../accounts/session.js';
+import { authed, signedIn } from '../accounts/session.js';
 
 const id = (s) => encodeURIComponent(s);
 
@@ -36,3 +36,19 @@ export const setFavourite = (trailId, starred) => authed(starred ? 'PUT' : 'DELE
 
 /** Today and three days at the trailhead (TRL-3). @param {string} trailId */
 export const getWeather = (trailId) => getJSON(`/v1/trails/${id(trailId)}/weather`);
+
+// ---- Comments (TRL-4) ----
+
+/** A page of comments; with a session, the person's own comes back as `mine`. @param {string} trailId */
+export function listComments(trailId, offset = 0) {
+  const path = `/v1/trails/${id(trailId)}/comments?limit=6&offset=${offset}`;
+  return signedIn() ? authed('GET', path) : getJSON(path).then((r) => r.data);
+}
+/** @param {string} trailId @param {{stars: number, text: string}} input */
+export const putComment = (trailId, input) => authed('PUT', `/v1/trails/${id(trailId)}/comments/me`, { json: input });
+/** @param {string} trailId */
+export const deleteComment = (trailId) => authed('DELETE', `/v1/trails/${id(trailId)}/comments/me`);
+/** @param {string} commentId @param {'up'|'down'|'none'} vote */
+export const voteComment = (commentId, vote) => authed('PUT', `/v1/trail-comments/${id(commentId)}/vote`, { json: { vote } });
+/** @param {string} commentId @param {string} reason */
+export const reportComment = (commentId, reason) => authed('POST', `/v1/trail-comments/${id(commentId)}/reports`, { json: { reason } });

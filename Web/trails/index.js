@@ -13,6 +13,7 @@ import { listTrails, getTrail, gpxURL, listFavourites, setFavourite } from './ap
 import { addTrailLayers, viewBounds, TIER_COLOURS } from './layers.js';
 import { profileChart } from './profile-chart.js';
 import { weatherSection } from './weather.js';
+import { commentsSection } from './comments.js';
 import { length, height, away, percent, steps, DIFFICULTY, SHAPE, AMENITY, GUIDELINE_SECTIONS, POINT_KIND } from './format.js';
 
 const PAGE = 20;
@@ -290,7 +291,8 @@ export function startTrails({ map, go }) {
         ...row('Grade', `${percent(m.averageGradePercent)} on average, ${percent(m.steepestGradePercent)} at the steepest`)),
       chart ? el('figure', 'trail-chart', chart, el('figcaption', null, 'Elevation along the trail')) : null,
       el('nav', { class: 'trail-buttons', 'aria-label': 'More about this trail' },
-        ...Object.entries(SCREENS).map(([key, title]) => el('a', { class: 'trail-button', href: `/trails/${encodeURIComponent(t.id)}/${key}` }, title, el('span', { 'aria-hidden': 'true' }, '›')))));
+        ...Object.entries(SCREENS).map(([key, title]) => el('a', { class: 'trail-button', href: `/trails/${encodeURIComponent(t.id)}/${key}` }, title, el('span', { 'aria-hidden': 'true' }, '›')))),
+      commentsSection(t.id));
   }
 
   async function toggleStar(t, button) {

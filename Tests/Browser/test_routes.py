@@ -77,7 +77,7 @@ def test_a_tab_bar_on_a_phone_lists_only_the_areas_that_exist_and_covers_nothing
     app.open()
     nav = app.el("nav#areas")
     assert nav.get_attribute("aria-label")
-    assert nav_links(app) == [("Parking", "/", "page"), ("Rooms", "/rooms", None), ("Plan", "/plan", None), ("You", "/me", None)], "Trails is not built yet"
+    assert nav_links(app) == [("Parking", "/", "page"), ("Rooms", "/rooms", None), ("Trails", "/trails", None), ("Plan", "/plan", None), ("You", "/me", None)]
     bar = nav.rect
     assert bar["x"] == 0 and bar["width"] == 390 and bar["y"] + bar["height"] == 844 and 48 <= bar["height"] <= 72, bar
     # The map's controls and the lot card stay clear of the tab bar.
@@ -102,7 +102,7 @@ def test_a_tab_bar_on_a_phone_lists_only_the_areas_that_exist_and_covers_nothing
     app.el("#nav-me").click()
     Accounts(app).wait_view("signed-out")
     assert path(app) == "/me"
-    assert nav_links(app) == [("Parking", "/", None), ("Rooms", "/rooms", None), ("Plan", "/plan", None), ("You", "/me", "page")]
+    assert nav_links(app) == [("Parking", "/", None), ("Rooms", "/rooms", None), ("Trails", "/trails", None), ("Plan", "/plan", None), ("You", "/me", "page")]
     panel = app.el("#accounts").rect
     assert panel["y"] + panel["height"] <= bar["y"] + 0.5, (panel, bar)
     app.screenshot(artifacts / "nav-phone-you.png")

@@ -40,4 +40,30 @@ struct ClientTrailsTests {
             #expect(try await client.favouriteTrails().isEmpty)
         }
     }
+
+    @Test("TRL-4 comments through the SDK: a guest is refused, a member writes, another votes and reports")
+    func comments() async throws {
+        try await LiveServer.with { server in
+            try await TrailsDemo(trails: server.app.waymark.trails).loadIfMissing()
+            let ana = WaymarkClient(serverURL: server.url, tokenStore: InMemoryTokenStore(), requestTimeout: .seconds(15))
+            _ = try await ana.ensureDeviceIdentity()
+            await #expect {
+                try await ana.setMyComment(trailId: "zanja-peak", stars: 4, text: "Windy at the top")
+            } throws: { error in
+                if case WaymarkClientError.problem(let status, _, _, _) = error { return status == 403 }
+                return false
+            }
+            _ = try await ana.register(username: "anasdk", password: "Trails#2026pass")
+            let written = try await ana.setMyComment(trailId: "zanja-peak", stars: 4, text: "Windy at the top")
+            let ben = WaymarkClient(serverURL: server.url, tokenStore: InMemoryTokenStore(), requestTimeout: .seconds(15))
+            _ = try await ben.register(username: "bensdk", password: "Trails#2026pass")
+            #expect(try await ben.vote(commentId: written.id, .up) == 1)
+            try await ben.report(commentId: written.id, reason: .wrong)
+            let page = try await ben.trailComments(trailId: "zanja-peak")
+            #expect(page.total == 1 && page.comments.first?.myVote == .up && page.mine == nil)
+            #expect(try await ana.trailComments(trailId: "zanja-peak").mine?.text == "Windy at the top")
+            try await ana.deleteMyComment(trailId: "zanja-peak")
+            #expect(try await ben.trailComments(trailId: "zanja-peak").total == 0)
+        }
+    }
 }

@@ -87,3 +87,48 @@ extension WaymarkClient {
         }
     }
 }
+
+/// Trail comments (TRL-4): a page of others' comments, the highest voted first, with your own
+/// apart; writing, deleting, voting and reporting need an account.
+extension WaymarkClient {
+    public typealias TrailCommentList = Components.Schemas.TrailCommentList
+    public typealias TrailComment = Components.Schemas.TrailComment
+
+    public enum CommentVote: String, Sendable { case up, down, none }
+    public enum ReportReason: String, Sendable { case spam, offensive, unsafe, wrong, other }
+
+    public func trailComments(trailId: String, offset: Int = 0, limit: Int = 6) async throws -> TrailCommentList {
+        let output = try await call { try await client.listTrailComments(path: .init(trailId: trailId), query: .init(limit: limit, offset: offset)) }
+        guard case .ok(let ok) = output else { throw Self.unexpected }
+        return try ok.body.json
+    }
+
+    /// Writes your comment, or replaces its stars and text.
+    @discardableResult
+    public func setMyComment(trailId: String, stars: Int, text: String) async throws -> TrailComment {
+        let output = try await call { try await client.putMyTrailComment(path: .init(trailId: trailId), body: .json(.init(stars: stars, text: text))) }
+        switch output {
+        case .ok(let ok): return try ok.body.json
+        case .created(let created): return try created.body.json
+        default: throw Self.unexpected
+        }
+    }
+
+    public func deleteMyComment(trailId: String) async throws {
+        let output = try await call { try await client.deleteMyTrailComment(path: .init(trailId: trailId)) }
+        guard case .noContent = output else { throw Self.unexpected }
+    }
+
+    /// The comment's score after the vote.
+    @discardableResult
+    public func vote(commentId: String, _ vote: CommentVote) async throws -> Int {
+        let output = try await call { try await client.voteTrailComment(path: .init(commentId: commentId), body: .json(.init(vote: .init(rawValue: vote.rawValue)!))) }
+        guard case .ok(let ok) = output else { throw Self.unexpected }
+        return try ok.body.json.score
+    }
+
+    public func report(commentId: String, reason: ReportReason) async throws {
+        let output = try await call { try await client.reportTrailComment(path: .init(commentId: commentId), body: .json(.init(reason: .init(rawValue: reason.rawValue)!))) }
+        guard case .noContent = output else { throw Self.unexpected }
+    }
+}

@@ -155,3 +155,22 @@ def test_TRL_4_leave_a_comment_vote_and_report_on_a_trail_page(app, server, arti
 
     status, page = api(server.url, "GET", "/v1/trails/big-falls/comments", token=ben["token"])
     assert page["mine"]["stars"] == 4 and page["comments"][0]["myVote"] == "up"
+
+
+def test_TRL_1_the_exported_gpx_reads_in_an_independent_parser(server):
+    """TRL-1 TRL-11: a trail's GPX, read by gpxpy (an independent GPX library), has the walked path
+    with its elevation, the points of interest as waypoints, and the length the page gives."""
+    import urllib.request
+
+    import gpxpy
+
+    with urllib.request.urlopen(f"{server.url}/v1/trails/castle-rock/gpx") as r:
+        assert r.headers["Content-Type"].startswith("application/gpx+xml")
+        gpx = gpxpy.parse(r.read().decode())
+    _, page = api(server.url, "GET", "/v1/trails/castle-rock")
+    assert gpx.version == "1.1" and gpx.name == "Castle Rock Trail"
+    points = [p for t in gpx.tracks for s in t.segments for p in s.points]
+    assert len(points) > 100 and all(p.elevation is not None for p in points)
+    assert len(gpx.waypoints) == len(page["points"])
+    # gpxpy measures on its own (a different Earth radius and formula): within half a percent.
+    assert abs(gpx.length_2d() - page["measures"]["lengthMetres"]) / page["measures"]["lengthMetres"] < 0.005

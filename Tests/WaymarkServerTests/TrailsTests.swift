@@ -40,6 +40,10 @@ struct TrailsTests {
             #expect(!view.isEmpty && view.allSatisfy { ($0["line"] as? [[Double]])?.count ?? 0 >= 2 })
             #expect(view.allSatisfy { ["Big Bear Lake", "Fawnskin"].contains($0["area"] as? String ?? "") }, "\(view.map { $0["name"] ?? "" })")
 
+            // A wide view: the nearest to its centre, and how many cross it in all.
+            let wide = try await ctx.call(.GET, "/v1/trails?south=33.5&west=-118.5&north=34.5&east=-116.5&limit=5")
+            #expect(Self.trails(wide).count == 5 && (wide.json["total"] as? Int ?? 0) > 5)
+
             let named = Self.trails(try await ctx.call(.GET, "/v1/trails?q=big%20bear"))
             #expect(!named.isEmpty && named.allSatisfy { $0["area"] as? String == "Big Bear Lake" })
             #expect(Self.trails(try await ctx.call(.GET, "/v1/trails?q=castle")).first?["name"] as? String == "Castle Rock Trail")

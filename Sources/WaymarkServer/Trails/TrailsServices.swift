@@ -48,8 +48,8 @@ struct TrailsServices: Sendable {
             let found = s.index.nearest(to: point, limit: q.offset + q.limit, filter: q.filter)
             return (found.dropFirst(q.offset).compactMap { f in s.rows[f.entry.id].map { ($0, f.metres) } }, found.count)
         case .view(let south, let west, let north, let east):
-            let found = s.index.within(south: south, west: west, north: north, east: east, limit: q.offset + q.limit, filter: q.filter)
-            return (found.dropFirst(q.offset).compactMap { e in s.rows[e.id].map { ($0, nil) } }, found.count)
+            let found = s.index.within(south: south, west: west, north: north, east: east, limit: .max, filter: q.filter)
+            return (found.dropFirst(q.offset).prefix(q.limit).compactMap { e in s.rows[e.id].map { ($0, nil) } }, found.count)
         case .named(let text):
             let found = s.search(text, filter: q.filter)
             return (found.dropFirst(q.offset).prefix(q.limit).map { ($0, nil) }, found.count)

@@ -57,6 +57,14 @@ def test_TRL_2_browse_search_and_open_a_trail_page_with_every_screen(app, server
     assert set(trails(app)["onMap"]) == set(found)
     app.screenshot(artifacts / "trails-phone-area.png")
 
+    # A long press on the map says where that is; on a trail, it opens the trail.
+    size = app.js("return window.waymark.map.size()")
+    at = app.el("#map").rect
+    spot = (at["x"] + size["width"] * 0.5, at["y"] + 40)
+    app.long_press_drag(spot, hold=0.8)
+    app.wait(lambda: app.el("#trails-coordinates").is_displayed(), message="the coordinates of a long press")
+    assert re.fullmatch(r"-?\d+\.\d{5}, -?\d+\.\d{5}", app.el("#trails-coordinates").text), app.el("#trails-coordinates").text
+
     box = app.el("#trails-search")
     box.send_keys("big bear")
     app.wait(lambda: "Big Bear Lake" in app.el("#trails-results").text, message="trails in Big Bear Lake")

@@ -15,6 +15,7 @@ const ROTATE_THRESHOLD = 12;
  * @property {() => void} stop     cancel running animations
  * @property {(view: object, ms?: number) => void} easeTo
  * @property {(x: number, y: number, e: PointerEvent) => void} tap
+ * @property {(x: number, y: number, e: PointerEvent) => void} [longPress] held still longer than a tap
  */
 
 /** @param {HTMLElement} el @param {GestureTarget} t */
@@ -146,6 +147,12 @@ export function attachGestures(el, t) {
       }
       lastTap = { t: now, ...p };
       t.tap(p.x, p.y, e);
+      return;
+    }
+    // Held still for longer than a tap: a long press, told when the finger lifts.
+    if (!moved && e.type === 'pointerup' && wasMode === 'pan' && t.longPress) {
+      t.longPress(ptr.x, ptr.y, e);
+      t.ended();
       return;
     }
     if (wasMode === 'pan' && moved) flick();

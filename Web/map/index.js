@@ -184,6 +184,7 @@ export function createMap(container, options) {
   const gestures = attachGestures(container, {
     camera, changed, ended, stop, easeTo,
     tap(x, y) { emit('tap', { x, y, hit: hitTest(x, y) }); },
+    longPress(x, y) { emit('longpress', { x, y, hit: hitTest(x, y) }); },
   });
 
   const observer = new ResizeObserver(resize);

@@ -45,7 +45,9 @@ export function startTrails({ map, go }) {
   const areaButton = el('button', { type: 'button', id: 'trails-search-area', class: 'trails-search-area', hidden: true,
     on: { click: searchThisArea } }, 'Search this area');
   const sheet = el('section', { id: 'trails', class: 'sheet trails-sheet', hidden: true, 'aria-label': 'Trails' }, el('div', 'sheet-body', body));
-  document.getElementById('app')?.append(sheet, areaButton);
+  const coordinates = el('output', { id: 'trails-coordinates', class: 'trails-coordinates', hidden: true, 'aria-live': 'polite' });
+  let coordinatesTimer = 0;
+  document.getElementById('app')?.append(sheet, areaButton, coordinates);
 
   // The person moved the map (not Trails fitting it to what it shows): offer to search there.
   let fittedAt = 0;
@@ -53,6 +55,18 @@ export function startTrails({ map, go }) {
     if (!state.shown || state.open || performance.now() - fittedAt < 800) return;
     state.moved = true;
     areaButton.hidden = false;
+  });
+  // A long press on a trail opens it; anywhere else it says where that is (TRL-2).
+  map.on('longpress', ({ x, y, hit }) => {
+    if (!state.shown) return;
+    const id = hit?.feature?.trailId;
+    if (id) { go(`/trails/${encodeURIComponent(id)}`); return; }
+    const at = map.unproject(x, y);
+    const text = `${at.lat.toFixed(5)}, ${at.lon.toFixed(5)}`;
+    coordinates.textContent = text;
+    coordinates.hidden = false;
+    clearTimeout(coordinatesTimer);
+    coordinatesTimer = setTimeout(() => { coordinates.hidden = true; }, 8000);
   });
   map.on('tap', ({ hit }) => {
     if (!state.shown) return;
@@ -382,6 +396,7 @@ export function startTrails({ map, go }) {
     state.shown = false;
     sheet.hidden = true;
     areaButton.hidden = true;
+    coordinates.hidden = true;
     state.open = null;
     if (state.viewBefore) { map.setMaxBounds(state.viewBefore.bounds); map.setView(state.viewBefore.view); }
     map.invalidate();

@@ -69,6 +69,9 @@ def test_TRL_2_browse_search_and_open_a_trail_page_with_every_screen(app, server
     box.send_keys("big bear")
     app.wait(lambda: "Big Bear Lake" in app.el("#trails-results").text, message="trails in Big Bear Lake")
     box.clear()
+    box.send_keys("redlands")
+    app.wait(lambda: "Near Redlands" in app.el("#trails-results").text, message="trails near a town of the gazetteer")
+    box.clear()
     box.send_keys("zzqx")
     app.wait(lambda: "No trail or town matches" in app.el("#trails-results").text, message="an empty search says what to try")
 

@@ -56,4 +56,12 @@ import Testing
         #expect(!wrapped.isEmpty && wrapped.allSatisfy { $0.east >= 179.5 || $0.west <= -179.5 })
         #expect(TrailIndex([]).nearest(to: centre, limit: 5).isEmpty)
     }
+
+    @Test func trl2TownsOfTheGazetteerByTheirFirstLetters() {
+        #expect(TrailTowns.match("redl")?.name == "Redlands")
+        #expect(TrailTowns.match("  SAN BERN")?.name == "San Bernardino")
+        #expect(TrailTowns.match("big bear")?.name == "Big Bear City", "a tie on length goes by name")
+        #expect(TrailTowns.match("re") == nil, "three letters at least")
+        #expect(TrailTowns.match("Springfield") == nil)
+    }
 }

@@ -48,6 +48,11 @@ struct TrailsTests {
             #expect(!named.isEmpty && named.allSatisfy { $0["area"] as? String == "Big Bear Lake" })
             #expect(Self.trails(try await ctx.call(.GET, "/v1/trails?q=castle")).first?["name"] as? String == "Castle Rock Trail")
             #expect(Self.trails(try await ctx.call(.GET, "/v1/trails?q=zzzz")).isEmpty)
+            // A town of the gazetteer no trail is named after: the trails nearest to it.
+            let redlands = try await ctx.call(.GET, "/v1/trails?q=redlands&limit=3")
+            #expect((redlands.json["town"] as? [String: Any])?["name"] as? String == "Redlands")
+            let nearRedlands = Self.trails(redlands).compactMap { $0["distanceMetres"] as? Double }
+            #expect(nearRedlands.count == 3 && nearRedlands == nearRedlands.sorted() && nearRedlands[0] < 15_000)
 
             let falls = Self.trails(try await ctx.call(.GET, "/v1/trails?feature=waterfall&difficulty=easy,moderate&limit=100"))
             #expect(!falls.isEmpty && falls.allSatisfy { ($0["features"] as? [String])?.contains("waterfall") == true && $0["difficulty"] as? String != "hard" })

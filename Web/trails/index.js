@@ -167,8 +167,10 @@ export function startTrails({ map, go }) {
         try {
           const { data } = await listTrails({ q: text, limit: 20, lines: true, feature: state.features });
           if (n !== typed) return;
+          // A town no trail is named after answers with the trails nearest to it.
+          const nearTown = data.town && data.trails[0]?.distanceMetres != null;
           results.replaceChildren(data.trails.length
-            ? el('section', 'trails-section', el('h3', null, `Matching “${text}”`), cards(data.trails))
+            ? el('section', 'trails-section', el('h3', null, nearTown ? `Near ${data.town.name}` : `Matching “${text}”`), cards(data.trails))
             : el('p', 'trails-empty', `No trail or town matches “${text}”. Try a trail’s name, like Castle Rock, or a town, like Big Bear Lake.`));
           if (data.trails.length) { state.mapTrails = data.trails; map.invalidate(); fit(); }
         } catch (err) {

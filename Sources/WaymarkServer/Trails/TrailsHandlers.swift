@@ -54,7 +54,8 @@ extension APIHandler {
         let lines = q.lines == true ? try await trails.trails.lines(found.rows.map(\.row.id)) : [:]
         return .ok(.init(body: .json(.init(
             trails: found.rows.map { TrailsMapping.summary($0.row, metres: $0.metres, line: q.lines == true ? lines[$0.row.id] ?? [] : nil) },
-            total: found.total))))
+            total: found.total,
+            town: found.town.map { .init(name: $0.name, latitude: $0.position.latitude, longitude: $0.position.longitude) }))))
     }
 
     func getTrail(_ input: Operations.GetTrail.Input) async throws -> Operations.GetTrail.Output {

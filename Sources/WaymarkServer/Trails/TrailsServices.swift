@@ -40,22 +40,29 @@ struct TrailsServices: Sendable {
         var offset = 0
     }
 
-    /// The matching trails (with the distance from the asked point) and how many matched in all.
-    func list(_ q: Query) async throws -> (rows: [(row: TrailRow, metres: Double?)], total: Int) {
+    /// The matching trails (with the distance from the asked point), how many matched in all,
+    /// and, for a name, the town of the gazetteer it names.
+    func list(_ q: Query) async throws -> (rows: [(row: TrailRow, metres: Double?)], total: Int, town: TrailTowns.Town?) {
         let s = try await catalogue.current()
         switch q.place {
         case .near(let point):
             let found = s.index.nearest(to: point, limit: q.offset + q.limit, filter: q.filter)
-            return (found.dropFirst(q.offset).compactMap { f in s.rows[f.entry.id].map { ($0, f.metres) } }, found.count)
+            return (found.dropFirst(q.offset).compactMap { f in s.rows[f.entry.id].map { ($0, f.metres) } }, found.count, nil)
         case .view(let south, let west, let north, let east):
             let found = s.index.within(south: south, west: west, north: north, east: east, limit: .max, filter: q.filter)
-            return (found.dropFirst(q.offset).prefix(q.limit).compactMap { e in s.rows[e.id].map { ($0, nil) } }, found.count)
+            return (found.dropFirst(q.offset).prefix(q.limit).compactMap { e in s.rows[e.id].map { ($0, nil) } }, found.count, nil)
         case .named(let text):
             let found = s.search(text, filter: q.filter)
-            return (found.dropFirst(q.offset).prefix(q.limit).map { ($0, nil) }, found.count)
+            let town = TrailTowns.match(text)
+            // A town no trail is named after: the trails nearest to it.
+            if found.isEmpty, let town {
+                let near = s.index.nearest(to: town.position, limit: q.offset + q.limit, filter: q.filter)
+                return (near.dropFirst(q.offset).compactMap { f in s.rows[f.entry.id].map { ($0, f.metres) } }, near.count, town)
+            }
+            return (found.dropFirst(q.offset).prefix(q.limit).map { ($0, nil) }, found.count, town)
         case .all:
             let found = s.byName.filter { q.filter.admits($0.indexEntry) }
-            return (found.dropFirst(q.offset).prefix(q.limit).map { ($0, nil) }, found.count)
+            return (found.dropFirst(q.offset).prefix(q.limit).map { ($0, nil) }, found.count, nil)
         }
     }
 

@@ -223,7 +223,7 @@ public enum TrailImport {
 
     /// Lowercase letters, digits and hyphens, accents dropped: "Vršič – Mojstrovka" → "vrsic-mojstrovka".
     public static func slug(_ s: String) -> String {
-        let folded = s.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: nil).lowercased()
+        let folded = SearchText.fold(s)
         var out = "", gap = false
         for ch in folded.unicodeScalars {
             if ("a"..."z").contains(ch) || ("0"..."9").contains(ch) {

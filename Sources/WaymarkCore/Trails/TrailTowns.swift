@@ -29,12 +29,8 @@ public enum TrailTowns {
     /// The town whose name starts with what was typed (accents and case aside): the shortest
     /// such name, then the first by name; nil under three letters or when none does.
     public static func match(_ typed: String) -> Town? {
-        let q = fold(typed).trimmingCharacters(in: .whitespaces)
+        let q = SearchText.fold(typed).trimmingCharacters(in: .whitespaces)
         guard q.count >= 3 else { return nil }
-        return all.filter { fold($0.name).hasPrefix(q) }.min { ($0.name.count, $0.name) < ($1.name.count, $1.name) }
-    }
-
-    static func fold(_ s: String) -> String {
-        s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+        return all.filter { SearchText.fold($0.name).hasPrefix(q) }.min { ($0.name.count, $0.name) < ($1.name.count, $1.name) }
     }
 }

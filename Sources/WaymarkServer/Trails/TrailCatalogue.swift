@@ -34,18 +34,10 @@ actor TrailCatalogue {
         var words: [String: [String]] = [:]
         for r in rows {
             byId[r.id] = r
-            words[r.id] = Self.words(r.name + " " + r.area)
+            words[r.id] = SearchText.words(r.name + " " + r.area)
         }
         let byName = rows.sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
         return Snapshot(version: version, rows: byId, byName: byName, index: TrailIndex(rows.map(\.indexEntry)), words: words)
-    }
-
-    static func fold(_ s: String) -> String {
-        s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
-    }
-
-    static func words(_ s: String) -> [String] {
-        fold(s).split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
     }
 }
 
@@ -53,15 +45,15 @@ extension TrailCatalogue.Snapshot {
     /// Trails whose name or area has a word starting with each word asked, best first: the
     /// name starting with the whole query, then a name word, then the area; ties by name.
     func search(_ query: String, filter: TrailIndex.Filter) -> [TrailRow] {
-        let asked = TrailCatalogue.words(query)
+        let asked = SearchText.words(query)
         guard !asked.isEmpty else { return [] }
-        let whole = TrailCatalogue.fold(query).trimmingCharacters(in: .whitespaces)
+        let whole = SearchText.fold(query).trimmingCharacters(in: .whitespaces)
         var scored: [(Int, TrailRow)] = []
         for row in byName where filter.admits(row.indexEntry) {
             let w = words[row.id] ?? []
             guard asked.allSatisfy({ a in w.contains { $0.hasPrefix(a) } }) else { continue }
-            let nameWords = TrailCatalogue.words(row.name)
-            let score = TrailCatalogue.fold(row.name).hasPrefix(whole) ? 0
+            let nameWords = SearchText.words(row.name)
+            let score = SearchText.fold(row.name).hasPrefix(whole) ? 0
                 : asked.allSatisfy({ a in nameWords.contains { $0.hasPrefix(a) } }) ? 1 : 2
             scored.append((score, row))
         }

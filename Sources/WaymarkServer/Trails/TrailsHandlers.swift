@@ -42,7 +42,7 @@ extension APIHandler {
             query.place = .view(south: s, west: w, north: n, east: e)
         } else if let text = q.q {
             _ = try bounded(text, "q", 100)
-            guard !TrailCatalogue.words(text).isEmpty else { throw Problem.badRequest("q needs a letter or a digit.") }
+            guard !SearchText.words(text).isEmpty else { throw Problem.badRequest("q needs a letter or a digit.") }
             query.place = .named(text)
         }
         query.filter = TrailIndex.Filter(

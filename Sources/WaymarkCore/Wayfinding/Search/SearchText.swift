@@ -3,13 +3,13 @@ import Foundation
 /// How search reads text: lower case, accents folded ("Südpool" → "sudpool"), split at anything
 /// that is not a letter or digit, and letters split from digits ("jb102" → "jb", "102") so that
 /// "JB-102", "JB 102" and "jb102" are the same words.
-enum SearchText {
-    static func fold(_ s: String) -> String {
+public enum SearchText {
+    public static func fold(_ s: String) -> String {
         s.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
             .replacingOccurrences(of: "ß", with: "ss")
     }
 
-    static func words(_ s: String) -> [String] {
+    public static func words(_ s: String) -> [String] {
         var out: [String] = []
         var current = ""
         var digits = false

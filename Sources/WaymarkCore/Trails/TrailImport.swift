@@ -27,10 +27,14 @@ public enum TrailImport {
     /// Waypoints this close to the path become its points of interest.
     public static let waypointReach = 200.0
 
-    public static func read(_ data: Data, file: String) -> Result {
+    /// By the file's name: `.geojson` or `.json` is GeoJSON, anything else GPX.
+    public static func read(_ data: Data, file: String, eachTrack: Bool = false) -> Result {
+        isGeoJSON(file) ? geoJSON(data, file: file) : gpx(data, file: file, eachTrack: eachTrack)
+    }
+
+    public static func isGeoJSON(_ file: String) -> Bool {
         let lower = file.lowercased()
-        if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") { return geoJSON(data, file: file) }
-        return gpx(data, file: file, eachTrack: false)
+        return lower.hasSuffix(".geojson") || lower.hasSuffix(".json")
     }
 
     // MARK: GPX

@@ -101,7 +101,7 @@ extension APIHandler {
         if let f = input.query.file { _ = try bounded(f, "file", 200) }
         var file = (input.query.file.nonEmpty.map { ($0 as NSString).lastPathComponent }) ?? fallback
         let wantsJSON = fallback.hasSuffix(".geojson")
-        if wantsJSON != (file.lowercased().hasSuffix(".geojson") || file.lowercased().hasSuffix(".json")) { file += wantsJSON ? ".geojson" : ".gpx" }
+        if wantsJSON != TrailImport.isGeoJSON(file) { file += wantsJSON ? ".geojson" : ".gpx" }
         let result = try await trails.importFile(data, file: file, eachTrack: input.query.eachTrack ?? false)
         let problems = result.problems.map(\.description)
         guard !result.saved.isEmpty else {
@@ -248,9 +248,7 @@ extension APIHandler {
 
     func removeTrailFavourite(_ input: Operations.RemoveTrailFavourite.Input) async throws -> Operations.RemoveTrailFavourite.Output {
         let me = try RequestContext.requirePrincipal()
-        let id = try trailId(input.path.trailId)
-        guard try await trails.trails.row(id) != nil else { throw Problem.notFound("trail") }
-        try await trails.trails.removeFavourite(userId: me.userId, trailId: id)
+        try await trails.trails.removeFavourite(userId: me.userId, trailId: try await existingTrail(input.path.trailId))
         return .noContent(.init())
     }
 }
@@ -261,15 +259,12 @@ extension APIHandler {
     private var comments: TrailComments { services.trails.comments }
 
     private func existingTrail(_ raw: String) async throws -> String {
-        guard raw.unicodeScalars.count <= 64 else { throw Problem.badRequest("trailId must be at most 64 characters.") }
-        guard try await services.trails.trails.row(raw) != nil else { throw Problem.notFound("trail") }
-        return raw
+        let id = try trailId(raw)
+        guard try await services.trails.trails.row(id) != nil else { throw Problem.notFound("trail") }
+        return id
     }
 
-    private func commentId(_ raw: String) throws -> String {
-        guard raw.unicodeScalars.count <= 64 else { throw Problem.badRequest("commentId must be at most 64 characters.") }
-        return raw
-    }
+    private func commentId(_ raw: String) throws -> String { try bounded(raw, "commentId", 64) }
 
     func listTrailComments(_ input: Operations.ListTrailComments.Input) async throws -> Operations.ListTrailComments.Output {
         let id = try await existingTrail(input.path.trailId)

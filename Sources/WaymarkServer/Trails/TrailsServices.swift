@@ -73,18 +73,16 @@ struct TrailsServices: Sendable {
 
     /// Reads a file's trails and saves what can be saved; the problems name what was left out.
     func importFile(_ data: Data, file: String, eachTrack: Bool, source: TrailSource = .file) async throws -> (saved: [Trail], problems: [TrailImport.Problem]) {
-        let lower = file.lowercased()
-        let isJSON = lower.hasSuffix(".geojson") || lower.hasSuffix(".json")
-        var result = isJSON ? TrailImport.geoJSON(data, file: file) : TrailImport.gpx(data, file: file, eachTrack: eachTrack)
+        let isJSON = TrailImport.isGeoJSON(file)
+        var result = TrailImport.read(data, file: file, eachTrack: eachTrack)
         // Two trails of one file with the same id: the later one would silently replace the first.
-        var seen: [String: Int] = [:]
+        var seen = Set<String>()
         var kept: [Trail] = []
         for t in result.trails {
-            if seen[t.id] != nil {
+            guard seen.insert(t.id).inserted else {
                 result.problems.append(TrailImport.Problem(file: file, item: "'\(t.name)'", rule: "has the same id (\(t.id)) as an earlier trail in the file"))
                 continue
             }
-            seen[t.id] = kept.count
             kept.append(t)
         }
         // Re-importing a trail keeps what operators added on its page unless the file says otherwise.
@@ -94,7 +92,7 @@ struct TrailsServices: Sendable {
                 if t.area.isEmpty { t.area = old.area }
                 if t.description.isEmpty { t.description = old.description }
                 t.pictureId = t.pictureId ?? old.pictureId
-                if isJSON == false {
+                if !isJSON {
                     t.officialDifficulty = old.officialDifficulty; t.accessible = old.accessible; t.huntingAlert = old.huntingAlert
                     t.info = old.info; t.contacts = old.contacts; t.guidelines = old.guidelines; t.amenities = old.amenities
                     if t.points.isEmpty { t.points = old.points }

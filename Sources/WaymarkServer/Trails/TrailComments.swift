@@ -156,14 +156,17 @@ struct TrailComments: Sendable {
             \(Self.select(viewer: nil)) WHERE (c.hidden OR EXISTS (SELECT 1 FROM trail_comment_reports r WHERE r.comment_id = c.id))
             ORDER BY c.updated_at DESC
             """).all()
-        var out: [(TrailCommentRow, String, Int, [String])] = []
-        for r in rows {
-            let c = try Self.row(r)
-            let reasons = try await store.sql.raw("SELECT reason FROM trail_comment_reports WHERE comment_id = \(bind: c.id) ORDER BY created_at")
-                .all().map { try $0.decode(column: "reason", as: String.self) }
-            let name = try await store.sql.raw("SELECT name FROM trails WHERE id = \(bind: c.trailId)").first()?.decode(column: "name", as: String.self) ?? ""
-            out.append((c, name, reasons.count, reasons))
+        let comments = try rows.map(Self.row)
+        // Every open report and the trails' names in two reads, not two per comment.
+        var reasons: [String: [String]] = [:]
+        for r in try await store.sql.raw("SELECT comment_id, reason FROM trail_comment_reports ORDER BY created_at").all() {
+            reasons[try r.decode(column: "comment_id", as: String.self), default: []].append(try r.decode(column: "reason", as: String.self))
         }
+        let names = try await store.sql.raw("""
+            SELECT DISTINCT t.id, t.name FROM trails t JOIN trail_comments c ON c.trail_id = t.id
+            WHERE c.hidden OR EXISTS (SELECT 1 FROM trail_comment_reports r WHERE r.comment_id = c.id)
+            """).all().reduce(into: [String: String]()) { $0[try $1.decode(column: "id", as: String.self)] = try $1.decode(column: "name", as: String.self) }
+        let out = comments.map { c in (c, names[c.trailId] ?? "", reasons[c.id]?.count ?? 0, reasons[c.id] ?? []) }
         return out.sorted { ($0.2, $0.0.updatedAt) > ($1.2, $1.0.updatedAt) }
     }
 

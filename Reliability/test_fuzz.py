@@ -182,6 +182,15 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401",
 include-operation-id-regex = "^(putMyTrailComment|deleteMyTrailComment|voteTrailComment|reportTrailComment|listReportedTrailComments|moderateTrailComment)$"
 headers = { Authorization = "Bearer {member_token}" }
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "429"]
+# TRL-5, TRL-12: forum posts need an account, text of 1–1,000 characters without control
+# characters and a pin within 5 km of the trail; ids follow a pattern and belong to their writer
+[[operations]]
+include-operation-id-regex = "^(putTrailForumPost|deleteTrailForumPost|reportTrailForumPost|listReportedTrailForumPosts|moderateTrailForumPost)$"
+headers = { Authorization = "Bearer {member_token}" }
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
+[[operations]]
+include-operation-id = "listTrailForumPosts"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404"]
 [[operations]]
 include-operation-id = "streamSiteLive"
 request-timeout = 0.25

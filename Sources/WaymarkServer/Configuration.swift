@@ -49,6 +49,11 @@ public struct WaymarkConfiguration: Sendable {
     public var tileURLTemplate = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     public var tileAttribution = "© OpenStreetMap contributors"
     public var tileMaxZoom = 19
+    /// Aerial imagery for the map's Default / Satellite switch; empty (the default) hides the
+    /// switch, since no imagery is free to use without an agreement with its provider.
+    public var satelliteTileURLTemplate = ""
+    public var satelliteTileAttribution = ""
+    public var satelliteTileMaxZoom = 19
     /// bcrypt cost of stored passwords (ACC-6). Each step doubles the work; 12 takes about a
     /// quarter of a second here. Lower values are for tests only.
     public var passwordHashCost = 12
@@ -107,6 +112,9 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_TILE_URL"] { c.tileURLTemplate = v }
         if let v = env["WAYMARK_TILE_ATTRIBUTION"] { c.tileAttribution = v }
         if let v = env["WAYMARK_TILE_MAX_ZOOM"].flatMap(Int.init) { c.tileMaxZoom = v }
+        if let v = env["WAYMARK_SATELLITE_TILE_URL"] { c.satelliteTileURLTemplate = v }
+        if let v = env["WAYMARK_SATELLITE_TILE_ATTRIBUTION"] { c.satelliteTileAttribution = v }
+        if let v = env["WAYMARK_SATELLITE_TILE_MAX_ZOOM"].flatMap(Int.init) { c.satelliteTileMaxZoom = v }
         if let v = env["WAYMARK_PASSWORD_COST"].flatMap(Int.init) { c.passwordHashCost = v }
         if let v = env["WAYMARK_IDENTITY_LIMIT"].flatMap(Int.init), v > 0 { c.identityLimitPerAddress = v }
         if let v = env["WAYMARK_WRITE_RATE"].flatMap(Double.init), v >= 0, v.isFinite { c.writeRatePerSecond = v }

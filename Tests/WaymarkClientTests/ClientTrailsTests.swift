@@ -66,4 +66,28 @@ struct ClientTrailsTests {
             #expect(try await ben.trailComments(trailId: "zanja-peak").total == 0)
         }
     }
+
+    @Test("TRL-5 the forum through the SDK: a post pinned near the trail, sent twice with its id and stored once, read by everyone, reported, deleted")
+    func forum() async throws {
+        try await LiveServer.with { server in
+            try await TrailsDemo(trails: server.app.waymark.trails).loadIfMissing()
+            let ana = WaymarkClient(serverURL: server.url, tokenStore: InMemoryTokenStore(), requestTimeout: .seconds(15))
+            _ = try await ana.register(username: "anaforum", password: "Trails#2026pass")
+            let head = try await ana.trail(id: "zanja-peak").value.summary.trailhead
+            let pin = Coordinate(latitude: head.latitude + 0.001, longitude: head.longitude)
+            let id = UUID().uuidString.lowercased()
+            let first = try await ana.postToForum(trailId: "zanja-peak", text: "Shade under the oaks", pin: pin, id: id)
+            let again = try await ana.postToForum(trailId: "zanja-peak", text: "Shade under the oaks", pin: pin, id: id)
+            #expect(first.id == id && again.id == id && first.mine)
+            let guest = WaymarkClient(serverURL: server.url, tokenStore: InMemoryTokenStore(), requestTimeout: .seconds(15))
+            let read = try await guest.trailForum(trailId: "zanja-peak")
+            #expect(read.total == 1 && read.posts.first?.text == "Shade under the oaks" && read.posts.first?.mine == false)
+            #expect(abs((read.posts.first?.pin.latitude ?? 0) - pin.latitude) < 1e-9)
+            let ben = WaymarkClient(serverURL: server.url, tokenStore: InMemoryTokenStore(), requestTimeout: .seconds(15))
+            _ = try await ben.register(username: "benforum", password: "Trails#2026pass")
+            try await ben.report(forumPostId: id, reason: .spam)
+            try await ana.deleteForumPost(trailId: "zanja-peak", id: id)
+            #expect(try await guest.trailForum(trailId: "zanja-peak").total == 0)
+        }
+    }
 }

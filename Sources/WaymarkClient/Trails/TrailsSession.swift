@@ -1,9 +1,12 @@
 extension SessionMiddleware {
-    /// Trails calls that take the session token: favourites, and operators' imports and edits.
+    /// Trails calls that take the session token: favourites, comments, forum posts, and operators'
+    /// imports, edits and moderation.
     static let trails: Set<String> = [
         "importTrails", "updateTrail", "deleteTrail", "uploadTrailPicture",
         "listTrailFavourites", "addTrailFavourite", "removeTrailFavourite",
         "listTrailComments", "putMyTrailComment", "deleteMyTrailComment", "voteTrailComment", "reportTrailComment",
         "listReportedTrailComments", "moderateTrailComment",
+        "listTrailForumPosts", "putTrailForumPost", "deleteTrailForumPost", "reportTrailForumPost",
+        "listReportedTrailForumPosts", "moderateTrailForumPost",
     ]
 }

@@ -7,7 +7,7 @@ import Vapor
 /// require a session get 401 without one; `register` and `signIn` take one optionally (a device
 /// identity whose data moves to the account).
 struct UserAuthMiddleware: ServerMiddleware {
-    static let optional: Set<String> = ["register", "signIn", "listLotReviews", "listTrailComments"]
+    static let optional: Set<String> = ["register", "signIn", "listLotReviews", "listTrailComments", "listTrailForumPosts"]
     /// Every area's operations that need a signed-in person (each area lists its own).
     static let required: Set<String> = WaymarkServices.signedInOperations
 

@@ -20,5 +20,6 @@ enum Migrations {
         CreateWayfinding(),
         CreatePlanner(),
         CreateTrails(),
+        CreateTrailForum(),
     ]
 }

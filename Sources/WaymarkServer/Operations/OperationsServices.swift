@@ -22,7 +22,10 @@ struct OperationsServices: Sendable {
         databaseKind = config.database.kind
         self.openAPIDocument = openAPIDocument
         clientConfig = .init(version: WaymarkVersion.current, tileURLTemplate: config.tileURLTemplate,
-                             tileAttribution: config.tileAttribution, tileMaxZoom: config.tileMaxZoom)
+                             tileAttribution: config.tileAttribution, tileMaxZoom: config.tileMaxZoom,
+                             satelliteTileURLTemplate: config.satelliteTileURLTemplate.isEmpty ? nil : config.satelliteTileURLTemplate,
+                             satelliteTileAttribution: config.satelliteTileURLTemplate.isEmpty ? nil : config.satelliteTileAttribution,
+                             satelliteTileMaxZoom: config.satelliteTileURLTemplate.isEmpty ? nil : config.satelliteTileMaxZoom)
     }
 }
 

@@ -134,54 +134,20 @@ struct TrailComments: Sendable {
     }
 
     func report(_ principal: Principal, commentId: String, reason: String) async throws {
-        guard principal.kind == .account else { throw Self.accountRequired }
-        try await store.write { sql in
-            guard let c = try await sql.raw("SELECT user_id FROM trail_comments WHERE id = \(bind: commentId)").first() else {
-                throw Problem.notFound("comment")
-            }
-            guard try c.decode(column: "user_id", as: String.self) != principal.userId else {
-                throw Problem.forbidden("You cannot report your own comment; edit or delete it instead.")
-            }
-            try await sql.raw("""
-                INSERT INTO trail_comment_reports (comment_id, user_id, reason, created_at)
-                VALUES (\(bind: commentId), \(bind: principal.userId), \(bind: reason), \(bind: self.now().millis))
-                ON CONFLICT (comment_id, user_id) DO NOTHING
-                """).run()
-        }
+        try await TrailModeration.comments.report(principal, id: commentId, reason: reason, now: now(), store: store)
     }
 
     /// The moderation queue: comments with reports or hidden, the most reported first.
     func queue() async throws -> [(comment: TrailCommentRow, trailName: String, reports: Int, reasons: [String])] {
-        let rows = try await store.sql.raw("""
-            \(Self.select(viewer: nil)) WHERE (c.hidden OR EXISTS (SELECT 1 FROM trail_comment_reports r WHERE r.comment_id = c.id))
-            ORDER BY c.updated_at DESC
-            """).all()
-        let comments = try rows.map(Self.row)
-        // Every open report and the trails' names in two reads, not two per comment.
-        var reasons: [String: [String]] = [:]
-        for r in try await store.sql.raw("SELECT comment_id, reason FROM trail_comment_reports ORDER BY created_at").all() {
-            reasons[try r.decode(column: "comment_id", as: String.self), default: []].append(try r.decode(column: "reason", as: String.self))
-        }
-        let names = try await store.sql.raw("""
-            SELECT DISTINCT t.id, t.name FROM trails t JOIN trail_comments c ON c.trail_id = t.id
-            WHERE c.hidden OR EXISTS (SELECT 1 FROM trail_comment_reports r WHERE r.comment_id = c.id)
-            """).all().reduce(into: [String: String]()) { $0[try $1.decode(column: "id", as: String.self)] = try $1.decode(column: "name", as: String.self) }
+        let moderation = TrailModeration.comments
+        let comments = try await store.sql.raw("\(Self.select(viewer: nil)) WHERE \(moderation.inQueue("c"))").all().map(Self.row)
+        let (reasons, names) = try await moderation.reasonsAndTrailNames(store: store)
         let out = comments.map { c in (c, names[c.trailId] ?? "", reasons[c.id]?.count ?? 0, reasons[c.id] ?? []) }
         return out.sorted { ($0.2, $0.0.updatedAt) > ($1.2, $1.0.updatedAt) }
     }
 
-    /// hide: no longer shown, reports kept; restore: shown again, reports cleared; dismiss: reports cleared.
     func moderate(commentId: String, action: String) async throws {
-        try await store.write { sql in
-            guard try await sql.raw("SELECT id FROM trail_comments WHERE id = \(bind: commentId)").first() != nil else { throw Problem.notFound("comment") }
-            switch action {
-            case "hide": try await sql.raw("UPDATE trail_comments SET hidden = \(bind: true) WHERE id = \(bind: commentId)").run()
-            case "restore":
-                try await sql.raw("UPDATE trail_comments SET hidden = \(bind: false) WHERE id = \(bind: commentId)").run()
-                try await sql.raw("DELETE FROM trail_comment_reports WHERE comment_id = \(bind: commentId)").run()
-            default: try await sql.raw("DELETE FROM trail_comment_reports WHERE comment_id = \(bind: commentId)").run()
-            }
-        }
+        try await TrailModeration.comments.moderate(id: commentId, action: action, store: store)
     }
 }
 

@@ -7,12 +7,12 @@ extension APIHandler {
     private var trails: TrailsServices { services.trails }
 
     /// The contract's bounds on text the generated types do not check.
-    private func bounded(_ value: String, _ name: String, _ limit: Int) throws -> String {
+    fileprivate func bounded(_ value: String, _ name: String, _ limit: Int) throws -> String {
         // JSON Schema counts code points, not what a person sees as characters.
         guard value.unicodeScalars.count <= limit else { throw Problem.badRequest("\(name) must be at most \(limit) characters.") }
         return value
     }
-    private func trailId(_ value: String) throws -> String { try bounded(value, "trailId", 64) }
+    fileprivate func trailId(_ value: String) throws -> String { try bounded(value, "trailId", 64) }
 
     func listTrails(_ input: Operations.ListTrails.Input) async throws -> Operations.ListTrails.Output {
         let q = input.query
@@ -248,7 +248,7 @@ extension APIHandler {
 
     func removeTrailFavourite(_ input: Operations.RemoveTrailFavourite.Input) async throws -> Operations.RemoveTrailFavourite.Output {
         let me = try RequestContext.requirePrincipal()
-        try await trails.trails.removeFavourite(userId: me.userId, trailId: try await existingTrail(input.path.trailId))
+        try await trails.trails.removeFavourite(userId: me.userId, trailId: try await existingTrailId(input.path.trailId))
         return .noContent(.init())
     }
 }
@@ -258,7 +258,7 @@ extension APIHandler {
 extension APIHandler {
     private var comments: TrailComments { services.trails.comments }
 
-    private func existingTrail(_ raw: String) async throws -> String {
+    fileprivate func existingTrailId(_ raw: String) async throws -> String {
         let id = try trailId(raw)
         guard try await services.trails.trails.row(id) != nil else { throw Problem.notFound("trail") }
         return id
@@ -267,7 +267,7 @@ extension APIHandler {
     private func commentId(_ raw: String) throws -> String { try bounded(raw, "commentId", 64) }
 
     func listTrailComments(_ input: Operations.ListTrailComments.Input) async throws -> Operations.ListTrailComments.Output {
-        let id = try await existingTrail(input.path.trailId)
+        let id = try await existingTrailId(input.path.trailId)
         let limit = input.query.limit ?? 6, offset = input.query.offset ?? 0
         guard (1...50).contains(limit), (0...100_000).contains(offset) else { throw Problem.badRequest("limit must be 1–50 and offset 0–100000.") }
         let page = try await comments.page(trailId: id, viewer: RequestContext.principal?.userId, limit: limit, offset: offset)
@@ -278,7 +278,7 @@ extension APIHandler {
     func putMyTrailComment(_ input: Operations.PutMyTrailComment.Input) async throws -> Operations.PutMyTrailComment.Output {
         let me = try RequestContext.requirePrincipal()
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
-        let id = try await existingTrail(input.path.trailId)
+        let id = try await existingTrailId(input.path.trailId)
         let r = try await comments.put(me, trailId: id, stars: body.stars, text: body.text)
         let out = TrailsMapping.comment(r.comment)
         return r.created ? .created(.init(body: .json(out))) : .ok(.init(body: .json(out)))
@@ -286,7 +286,7 @@ extension APIHandler {
 
     func deleteMyTrailComment(_ input: Operations.DeleteMyTrailComment.Input) async throws -> Operations.DeleteMyTrailComment.Output {
         let me = try RequestContext.requirePrincipal()
-        try await comments.deleteMine(me, trailId: try await existingTrail(input.path.trailId))
+        try await comments.deleteMine(me, trailId: try await existingTrailId(input.path.trailId))
         return .noContent(.init())
     }
 
@@ -319,6 +319,72 @@ extension APIHandler {
         try await services.operations.operators.require(me)
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
         try await comments.moderate(commentId: try commentId(input.path.commentId), action: body.action.rawValue)
+        return .noContent(.init())
+    }
+}
+
+// MARK: The community forum (TRL-5) and its moderation (TRL-12)
+
+extension APIHandler {
+    private var forum: TrailForum { services.trails.forum }
+
+    /// The contract's pattern for a post id, which the generated types do not check.
+    private func postId(_ raw: String) throws -> String {
+        guard (8...64).contains(raw.unicodeScalars.count),
+              raw.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }) else {
+            throw Problem.badRequest("postId must be 8–64 letters, digits, '-' or '_'; a new post takes a random UUID.")
+        }
+        return raw
+    }
+
+    func listTrailForumPosts(_ input: Operations.ListTrailForumPosts.Input) async throws -> Operations.ListTrailForumPosts.Output {
+        let id = try await existingTrailId(input.path.trailId)
+        let limit = input.query.limit ?? 20, offset = input.query.offset ?? 0
+        guard (1...50).contains(limit), (0...100_000).contains(offset) else { throw Problem.badRequest("limit must be 1–50 and offset 0–100000.") }
+        let page = try await forum.page(trailId: id, limit: limit, offset: offset)
+        let viewer = RequestContext.principal?.userId
+        return .ok(.init(body: .json(.init(posts: page.posts.map { TrailsMapping.post($0, viewer: viewer) }, total: page.total))))
+    }
+
+    func putTrailForumPost(_ input: Operations.PutTrailForumPost.Input) async throws -> Operations.PutTrailForumPost.Output {
+        let me = try RequestContext.requirePrincipal()
+        guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
+        let postId = try postId(input.path.postId)
+        guard let trail = try await services.trails.trails.trail(try bounded(input.path.trailId, "trailId", 64))?.trail else { throw Problem.notFound("trail") }
+        let r = try await forum.put(me, trail: trail, postId: postId, text: body.text,
+                                    pin: Coordinate(latitude: body.pin.latitude, longitude: body.pin.longitude))
+        let out = TrailsMapping.post(r.post, viewer: me.userId)
+        return r.created ? .created(.init(body: .json(out))) : .ok(.init(body: .json(out)))
+    }
+
+    func deleteTrailForumPost(_ input: Operations.DeleteTrailForumPost.Input) async throws -> Operations.DeleteTrailForumPost.Output {
+        let me = try RequestContext.requirePrincipal()
+        let postId = try postId(input.path.postId)
+        try await forum.deleteMine(me, trailId: try await existingTrailId(input.path.trailId), postId: postId)
+        return .noContent(.init())
+    }
+
+    func reportTrailForumPost(_ input: Operations.ReportTrailForumPost.Input) async throws -> Operations.ReportTrailForumPost.Output {
+        let me = try RequestContext.requirePrincipal()
+        guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
+        try await forum.report(me, postId: try postId(input.path.postId), reason: body.reason.rawValue)
+        return .noContent(.init())
+    }
+
+    func listReportedTrailForumPosts(_ input: Operations.ListReportedTrailForumPosts.Input) async throws -> Operations.ListReportedTrailForumPosts.Output {
+        let me = try RequestContext.requirePrincipal()
+        try await services.operations.operators.require(me)
+        let queue = try await forum.queue()
+        return .ok(.init(body: .json(.init(posts: queue.map {
+            .init(post: TrailsMapping.post($0.post, viewer: nil), trailName: $0.trailName, reports: $0.reports, reasons: $0.reasons, hidden: $0.post.hidden)
+        }))))
+    }
+
+    func moderateTrailForumPost(_ input: Operations.ModerateTrailForumPost.Input) async throws -> Operations.ModerateTrailForumPost.Output {
+        let me = try RequestContext.requirePrincipal()
+        try await services.operations.operators.require(me)
+        guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
+        try await forum.moderate(postId: try postId(input.path.postId), action: body.action.rawValue)
         return .noContent(.init())
     }
 }

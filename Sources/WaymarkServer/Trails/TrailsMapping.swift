@@ -59,6 +59,12 @@ enum TrailsMapping {
               myVote: .init(rawValue: vote(c.myVote).rawValue)!, createdAt: c.createdAt, updatedAt: c.updatedAt)
     }
 
+    static func post(_ p: TrailForumPostRow, viewer: String?) -> Components.Schemas.TrailForumPost {
+        .init(id: p.id, trailId: p.trailId, authorName: p.authorName, text: p.text,
+              pin: .init(latitude: p.pin.latitude, longitude: p.pin.longitude), mine: p.userId == viewer,
+              createdAt: p.createdAt, updatedAt: p.updatedAt)
+    }
+
     static func vote(_ v: Int) -> Operations.VoteTrailComment.Output.Ok.Body.JsonPayload.MyVotePayload {
         v > 0 ? .up : v < 0 ? .down : .none
     }

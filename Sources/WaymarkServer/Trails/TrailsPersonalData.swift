@@ -2,7 +2,7 @@ import Foundation
 import SQLKit
 
 /// What Trails keeps of a person (ACC-5, ACC-8): favourites, the trails suggested to them, comments,
-/// votes and reports (which need an account, so a device has none to move). A device's favourites join the
+/// votes, forum posts and reports (which need an account, so a device has none to move). A device's favourites join the
 /// account's on sign-in.
 struct TrailsPersonalData: PersonalData {
     func move(from deviceId: String, to accountId: String, now: Date, sql: any SQLDatabase) async throws {
@@ -29,7 +29,7 @@ struct TrailsPersonalData: PersonalData {
             UPDATE trail_comments SET score = score - (SELECT v.vote FROM trail_comment_votes v WHERE v.comment_id = trail_comments.id AND v.user_id = \(bind: userId))
             WHERE id IN (SELECT comment_id FROM trail_comment_votes WHERE user_id = \(bind: userId))
             """).run()
-        for table in ["trail_comment_votes", "trail_comment_reports", "trail_comments"] {
+        for table in ["trail_comment_votes", "trail_comment_reports", "trail_comments", "trail_forum_reports", "trail_forum_posts"] {
             try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: userId)").run()
         }
     }

@@ -9,6 +9,7 @@ struct TrailsServices: Sendable {
     let weather: TrailWeather
     let suggestions: TrailSuggestions
     let comments: TrailComments
+    let forum: TrailForum
     let notifier: Notifier
     let now: @Sendable () -> Date
     let logger: Logger
@@ -21,6 +22,7 @@ struct TrailsServices: Sendable {
                                        logger: env.logger)
         notifier = notifications.notifier
         comments = TrailComments(store: env.store, now: env.now)
+        forum = TrailForum(store: env.store, now: env.now)
         weather = TrailWeather(store: env.store, provider: provider, now: env.now, logger: env.logger)
         now = env.now
         logger = env.logger
@@ -126,5 +128,6 @@ extension TrailsServices {
         "listTrailFavourites", "addTrailFavourite", "removeTrailFavourite",
         "putMyTrailComment", "deleteMyTrailComment", "voteTrailComment", "reportTrailComment",
         "listReportedTrailComments", "moderateTrailComment",
+        "putTrailForumPost", "deleteTrailForumPost", "reportTrailForumPost", "listReportedTrailForumPosts", "moderateTrailForumPost",
     ]
 }

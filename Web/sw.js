@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-26.5';
+const VERSION = '2026-11-26.7';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -114,9 +114,11 @@ const SHELL = [
   '/rooms/index.js',
   '/rooms/layers.js',
   '/shell/api.js',
+  '/shell/base-map.js',
   '/shell/dialog.js',
   '/shell/dom.js',
   '/shell/money.js',
+  '/shell/my-location.js',
   '/shell/nav.js',
   '/shell/router.js',
   '/shell/theme.js',
@@ -126,6 +128,7 @@ const SHELL = [
   '/trails/area.js',
   '/trails/comments.js',
   '/trails/format.js',
+  '/trails/forum.js',
   '/trails/index.js',
   '/trails/layers.js',
   '/trails/profile-chart.js',

@@ -2,8 +2,9 @@
 // API paths. The catalogue is public and read through the shell's saved copies, so a trail once
 // opened reads offline; favourites go with the person's session.
 
-import { getJSON } from '../shell/api.js';
+import { getJSON, newKey } from '../shell/api.js';
 import { authed, signedIn } from '../accounts/session.js';
+import { sendOrQueue } from '../accounts/outbox.js';
 
 const id = (s) => encodeURIComponent(s);
 
@@ -44,11 +45,43 @@ export function listComments(trailId, offset = 0) {
   const path = `/v1/trails/${id(trailId)}/comments?limit=6&offset=${offset}`;
   return signedIn() ? authed('GET', path) : getJSON(path).then((r) => r.data);
 }
-/** @param {string} trailId @param {{stars: number, text: string}} input */
-export const putComment = (trailId, input) => authed('PUT', `/v1/trails/${id(trailId)}/comments/me`, { json: input });
-/** @param {string} trailId */
-export const deleteComment = (trailId) => authed('DELETE', `/v1/trails/${id(trailId)}/comments/me`);
+/**
+ * Writes or edits the person's comment; offline it waits in the outbox, a newer one replacing
+ * an older one still waiting (TRL-11). @param {{id: string, name: string}} trail @param {{stars: number, text: string}} input
+ */
+export const putComment = (trail, input) => sendOrQueue({
+  kind: 'trail-comment', label: `Comment on ${trail.name} · ${'★'.repeat(input.stars)}`, method: 'PUT',
+  path: `/v1/trails/${id(trail.id)}/comments/me`, json: input, ref: { trailId: trail.id, ...input }, supersedes: true,
+});
+/** @param {{id: string, name: string}} trail */
+export const deleteComment = (trail) => sendOrQueue({
+  kind: 'trail-comment-delete', label: `Delete comment on ${trail.name}`, method: 'DELETE',
+  path: `/v1/trails/${id(trail.id)}/comments/me`, ref: { trailId: trail.id }, supersedes: true,
+});
 /** @param {string} commentId @param {'up'|'down'|'none'} vote */
 export const voteComment = (commentId, vote) => authed('PUT', `/v1/trail-comments/${id(commentId)}/vote`, { json: { vote } });
 /** @param {string} commentId @param {string} reason */
 export const reportComment = (commentId, reason) => authed('POST', `/v1/trail-comments/${id(commentId)}/reports`, { json: { reason } });
+
+// ---- The community forum (TRL-5) ----
+
+/** A page of posts, newest first; with a session each says whether it is the person's. @param {string} trailId */
+export function listForum(trailId, offset = 0) {
+  const path = `/v1/trails/${id(trailId)}/forum?limit=20&offset=${offset}`;
+  return signedIn() ? authed('GET', path) : getJSON(path).then((r) => r.data);
+}
+/**
+ * Posts with an id made now, so that a post queued offline is stored once however often it is
+ * sent (TRL-11). @param {{id: string, name: string}} trail @param {string} text @param {{latitude: number, longitude: number}} pin
+ */
+export function putForumPost(trail, text, pin) {
+  const postId = newKey();
+  return sendOrQueue({
+    kind: 'trail-post', label: `Post on ${trail.name}: “${text.length > 40 ? `${text.slice(0, 39)}…` : text}”`, method: 'PUT',
+    path: `/v1/trails/${id(trail.id)}/forum/${postId}`, json: { text, pin }, ref: { trailId: trail.id, postId, text, pin }, key: postId,
+  });
+}
+/** @param {string} trailId @param {string} postId */
+export const deleteForumPost = (trailId, postId) => authed('DELETE', `/v1/trails/${id(trailId)}/forum/${id(postId)}`);
+/** @param {string} postId @param {string} reason */
+export const reportForumPost = (postId, reason) => authed('POST', `/v1/trail-forum-posts/${id(postId)}/reports`, { json: { reason } });

@@ -1,12 +1,14 @@
 // The Comments section of a trail's page (TRL-4): the person's own comment on top in another
 // colour, with Edit and Delete; Leave Comment with 1–5 stars and text; the others six at a time,
 // the highest voted first, each with up and down votes and Report; "No comments yet" when empty.
+// A comment written or deleted offline waits in the outbox and is shown as waiting (TRL-11).
 
 import { el } from '../shell/dom.js';
 import { toast } from '../shell/toast.js';
 import { choose, confirm } from '../shell/dialog.js';
 import { OfflineError, problemText } from '../shell/api.js';
 import { signedIn } from '../accounts/session.js';
+import { writes, onChange, onSent } from '../accounts/outbox.js';
 import { listComments, putComment, deleteComment, voteComment, reportComment } from './api.js';
 
 const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -14,8 +16,14 @@ const REASONS = [['spam', 'Spam or advertising'], ['offensive', 'Rude or offensi
 
 const starsText = (n) => `${'★'.repeat(n)}${'☆'.repeat(5 - n)}`;
 
-/** @param {string} trailId */
-export function commentsSection(trailId) {
+/** The comment section on screen, redrawn when the outbox changes or sends its comment. */
+let current = /** @type {{trailId: string, reload: () => void, redraw: () => void}|null} */ (null);
+onChange(() => current?.redraw());
+onSent((w) => { if (w.ref?.trailId && w.ref.trailId === current?.trailId && w.kind.startsWith('trail-comment')) current.reload(); });
+
+/** @param {{id: string, name: string}} trail */
+export function commentsSection(trail) {
+  const trailId = trail.id;
   const head = el('h3', null, 'Comments');
   const summary = el('p', 'trails-note');
   const mine = el('div', { id: 'trail-comment-mine' });
@@ -23,11 +31,16 @@ export function commentsSection(trailId) {
   const more = el('button', { type: 'button', class: 'trails-more', id: 'trail-comments-more', hidden: true, on: { click: () => load(shown) } }, 'Read more');
   const section = el('section', { class: 'trail-section', id: 'trail-comments-section' }, head, summary, mine, list, more);
   let shown = 0;
+  let lastMine = /** @type {any} */ (null);
+  /** The person's comment waiting in the outbox for this trail, if any. */
+  const waiting = () => writes().find((w) => w.kind.startsWith('trail-comment') && w.ref?.trailId === trailId) ?? null;
+  current = { trailId, reload: () => load(0), redraw: () => { if (section.isConnected) renderMine(lastMine); } };
 
   async function load(offset = 0) {
     let page;
     try { page = await listComments(trailId, offset); } catch (err) {
-      summary.textContent = err instanceof OfflineError ? 'Comments need a connection.' : 'Comments could not be loaded. Try again in a moment.';
+      summary.textContent = err instanceof OfflineError ? 'Comments need a connection to be read.' : 'Comments could not be loaded. Try again in a moment.';
+      renderMine(lastMine);
       return;
     }
     if (offset === 0) { list.replaceChildren(); shown = 0; renderMine(page.mine ?? null); }
@@ -41,6 +54,15 @@ export function commentsSection(trailId) {
   }
 
   function renderMine(c) {
+    lastMine = c;
+    const queued = waiting();
+    if (queued && signedIn()) {
+      mine.replaceChildren(el('p', { class: `trail-waiting ${queued.state}`, id: 'trail-comment-waiting', role: 'status' },
+        queued.state === 'failed' ? `Your comment was not sent: ${queued.error ?? 'the server refused it'}. See Waiting to Send in your account.`
+          : queued.kind === 'trail-comment-delete' ? 'Your comment will be deleted when Waymark can be reached.'
+            : `Waiting to send: your ${starsText(queued.ref.stars)} comment is sent when Waymark can be reached.`));
+      return;
+    }
     if (!signedIn()) {
       mine.replaceChildren(el('p', 'trails-note', el('a', { href: '/me' }, 'Sign in'), ' to leave a comment and vote on others.'));
       return;
@@ -73,8 +95,11 @@ export function commentsSection(trailId) {
     const save = el('button', { type: 'button', class: 'acc-button primary', id: 'trail-comment-save', on: { click: async () => {
       if (!stars) { error.textContent = 'Choose 1 to 5 stars.'; error.hidden = false; return; }
       save.disabled = true;
-      try { await putComment(trailId, { stars, text: text.value }); await load(0); toast('Your comment is saved.'); } catch (err) {
-        error.textContent = err instanceof OfflineError ? 'Saving needs a connection. Try again when you are online.' : problemText(err);
+      try {
+        const r = await putComment(trail, { stars, text: text.value });
+        if (r.sent) { await load(0); toast('Your comment is saved.'); } else { renderMine(lastMine); toast('You are offline: your comment is sent when Waymark can be reached.'); }
+      } catch (err) {
+        error.textContent = problemText(err);
         error.hidden = false;
       }
       save.disabled = false;
@@ -87,7 +112,10 @@ export function commentsSection(trailId) {
 
   async function remove() {
     if (!(await confirm({ title: 'Delete your comment?', message: 'Its stars and votes go with it.', confirm: 'Delete', danger: true }))) return;
-    try { await deleteComment(trailId); await load(0); toast('Your comment is deleted.'); } catch (err) { toast(problemText(err)); }
+    try {
+      const r = await deleteComment(trail);
+      if (r.sent) { await load(0); toast('Your comment is deleted.'); } else { renderMine(lastMine); toast('You are offline: your comment is deleted when Waymark can be reached.'); }
+    } catch (err) { toast(problemText(err)); }
   }
 
   function other(c) {

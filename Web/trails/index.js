@@ -4,6 +4,8 @@
 //   /trails                          Browse
 //   /trails/<id>                     a trail's page
 //   /trails/<id>/<info|contacts|safety|points|amenities>
+//   /trails/<id>/forum               its community forum
+//   /trails/<id>/forum/pin           the drop-pin map for a new post
 
 import { el } from '../shell/dom.js';
 import { toast } from '../shell/toast.js';
@@ -14,6 +16,7 @@ import { addTrailLayers, viewBounds, TIER_COLOURS } from './layers.js';
 import { profileChart } from './profile-chart.js';
 import { weatherSection } from './weather.js';
 import { commentsSection } from './comments.js';
+import { forumScreen, dropPinScreen } from './forum.js';
 import { length, height, away, percent, steps, DIFFICULTY, SHAPE, AMENITY, GUIDELINE_SECTIONS, POINT_KIND } from './format.js';
 
 const PAGE = 20;
@@ -38,16 +41,23 @@ export function startTrails({ map, go }) {
     moved: false,
     /** The map's filter overlays: only trails with a point of each kind chosen (TRL-2). */
     features: /** @type {string[]} */ (JSON.parse(localStorage.getItem(FILTER_KEY) ?? '[]')),
+    /** A forum post's pin shown on the map (TRL-5). */
+    pin: /** @type {{latitude: number, longitude: number}|null} */ (null),
+    /** The spot chosen on the drop-pin map for the post being written. */
+    compose: /** @type {{trailId: string, pin: {latitude: number, longitude: number}}|null} */ (null),
   };
-  addTrailLayers(map, () => (state.shown ? { trails: state.mapTrails, open: state.open } : { trails: [], open: null }));
+  addTrailLayers(map, () => (state.shown ? { trails: state.mapTrails, open: state.open, pin: state.pin } : { trails: [], open: null, pin: null }));
 
   const body = el('div', { id: 'trails-body', class: 'trails-body' });
   const areaButton = el('button', { type: 'button', id: 'trails-search-area', class: 'trails-search-area', hidden: true,
     on: { click: searchThisArea } }, 'Search this area');
   const sheet = el('section', { id: 'trails', class: 'sheet trails-sheet', hidden: true, 'aria-label': 'Trails' }, el('div', 'sheet-body', body));
   const coordinates = el('output', { id: 'trails-coordinates', class: 'trails-coordinates', hidden: true, 'aria-live': 'polite' });
+  // The drop-pin map's pin: fixed in the middle of the part of the map the sheet leaves visible.
+  const dropPin = el('div', { id: 'trails-drop-pin', class: 'trails-drop-pin', hidden: true, 'aria-hidden': 'true' });
   let coordinatesTimer = 0;
-  document.getElementById('app')?.append(sheet, areaButton, coordinates);
+  document.getElementById('app')?.append(sheet, areaButton, coordinates, dropPin);
+  addEventListener('resize', () => { if (!dropPin.hidden) placeDropPin(); });
 
   // The person moved the map (not Trails fitting it to what it shows): offer to search there.
   let fittedAt = 0;
@@ -250,7 +260,49 @@ export function startTrails({ map, go }) {
 
   // ---- A trail's page ----
 
-  async function renderTrail(id, sub) {
+  /** The middle of the map's visible part, in map pixels. */
+  function visibleMiddle() {
+    const p = padding();
+    const { width, height: h } = map.size();
+    return { x: p.left + (width - p.left - p.right) / 2, y: p.top + (h - p.top - p.bottom) / 2 };
+  }
+
+  /** Centres the visible part of the map on a point. @param {{latitude: number, longitude: number}} c */
+  function centreOn(c, zoom = 15) {
+    fittedAt = performance.now();
+    const d = 0.0004;
+    map.fitBounds({ south: c.latitude - d, north: c.latitude + d, west: c.longitude - d, east: c.longitude + d }, { padding: padding(), maxZoom: zoom, animate: 300 });
+  }
+
+  function placeDropPin() {
+    const rect = map.canvas.getBoundingClientRect();
+    const m = visibleMiddle();
+    dropPin.style.left = `${rect.left + m.x}px`;
+    dropPin.style.top = `${rect.top + m.y}px`;
+  }
+
+  function forumPages(page, sub2) {
+    const t = page.summary;
+    if (sub2 === 'pin') {
+      if (!signedIn()) { go(`/trails/${encodeURIComponent(t.id)}/forum`, { replace: true }); return null; }
+      const start = state.compose?.trailId === t.id ? state.compose.pin : t.trailhead;
+      requestAnimationFrame(() => { centreOn(start); placeDropPin(); dropPin.hidden = false; });
+      return dropPinScreen(page, { onCreate: () => {
+        const m = visibleMiddle();
+        const at = map.unproject(m.x, m.y);
+        state.compose = { trailId: t.id, pin: { latitude: +at.lat.toFixed(6), longitude: +at.lon.toFixed(6) } };
+        go(`/trails/${encodeURIComponent(t.id)}/forum`);
+      } });
+    }
+    return forumScreen(page, {
+      go,
+      compose: () => (state.compose?.trailId === t.id ? state.compose.pin : null),
+      clearCompose: () => { state.compose = null; },
+      showPin: (pin) => { state.pin = pin; map.invalidate(); centreOn(pin, 16); toast(`The pin is shown on the map.`); },
+    });
+  }
+
+  async function renderTrail(id, sub, sub2) {
     let page;
     let fromCache = false;
     try {
@@ -268,9 +320,12 @@ export function startTrails({ map, go }) {
     state.open = page;
     areaButton.hidden = true;
     map.invalidate();
-    if (changed) fit();
+    dropPin.hidden = true;
+    if (changed) { state.pin = null; fit(); }
     await loadFavourites();
-    body.replaceChildren(sub ? subScreen(page, sub) : trailPage(page, fromCache));
+    const screen = sub === 'forum' ? forumPages(page, sub2) : sub ? subScreen(page, sub) : trailPage(page, fromCache);
+    if (!screen) return;
+    body.replaceChildren(screen);
     body.parentElement?.scrollTo({ top: 0 });
   }
 
@@ -307,8 +362,9 @@ export function startTrails({ map, go }) {
         ...row('Grade', `${percent(m.averageGradePercent)} on average, ${percent(m.steepestGradePercent)} at the steepest`)),
       chart ? el('figure', 'trail-chart', chart, el('figcaption', null, 'Elevation along the trail')) : null,
       el('nav', { class: 'trail-buttons', 'aria-label': 'More about this trail' },
-        ...Object.entries(SCREENS).map(([key, title]) => el('a', { class: 'trail-button', href: `/trails/${encodeURIComponent(t.id)}/${key}` }, title, el('span', { 'aria-hidden': 'true' }, '›')))),
-      commentsSection(t.id));
+        ...Object.entries(SCREENS).map(([key, title]) => el('a', { class: 'trail-button', href: `/trails/${encodeURIComponent(t.id)}/${key}` }, title, el('span', { 'aria-hidden': 'true' }, '›'))),
+        el('a', { class: 'trail-button', id: 'trail-forum-link', href: `/trails/${encodeURIComponent(t.id)}/forum` }, 'Community forum', el('span', { 'aria-hidden': 'true' }, '›'))),
+      commentsSection(t));
   }
 
   async function toggleStar(t, button) {
@@ -384,8 +440,9 @@ export function startTrails({ map, go }) {
     sheet.hidden = false;
     let parts;
     try { parts = path.split('/').filter(Boolean).map(decodeURIComponent); } catch { parts = ['trails']; }
-    const [, id, sub] = parts;
-    if (id && (!sub || SCREENS[sub]) && parts.length <= 3) await renderTrail(id, sub);
+    const [, id, sub, sub2] = parts;
+    const forum = sub === 'forum' && (parts.length === 3 || (parts.length === 4 && sub2 === 'pin'));
+    if (id && (forum || ((!sub || SCREENS[sub]) && parts.length <= 3))) await renderTrail(id, sub, sub2);
     else {
       if (id) { go('/trails', { replace: true }); return; }
       await renderBrowse();
@@ -399,7 +456,9 @@ export function startTrails({ map, go }) {
     sheet.hidden = true;
     areaButton.hidden = true;
     coordinates.hidden = true;
+    dropPin.hidden = true;
     state.open = null;
+    state.pin = null;
     if (state.viewBefore) { map.setMaxBounds(state.viewBefore.bounds); map.setView(state.viewBefore.view); }
     map.invalidate();
   }

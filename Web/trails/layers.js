@@ -10,8 +10,8 @@ export const TIER_COLOURS = { easy: '#2e9d44', moderate: '#f2c200', hard: '#f07c
 const HALO = 'rgba(30, 30, 30, 0.55)';
 
 /**
- * @typedef {{trails: any[], open: any|null}} TrailsView
- *   trails: summaries with `line`; open: the trail page shown, or null
+ * @typedef {{trails: any[], open: any|null, pin?: {latitude: number, longitude: number}|null}} TrailsView
+ *   trails: summaries with `line`; open: the trail page shown, or null; pin: a forum post's spot
  */
 
 const coordsCache = new WeakMap();
@@ -25,6 +25,7 @@ function coords(pairs) {
 /** Glyphs in a 24 × 24 box: the trailhead, and each kind of point of interest. */
 const GLYPHS = {
   trailhead: 'M3 19.5 9.5 8l3.5 6 2-3 6 8.5z',
+  pin: 'M12 21s-6.5-6.2-6.5-11a6.5 6.5 0 0 1 13 0c0 4.8-6.5 11-6.5 11z M12 7.5a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5z',
   landmark: 'M12 3.5l2.6 5.6 6 .6-4.5 4 1.3 6-5.4-3.1-5.4 3.1 1.3-6-4.5-4 6-.6z',
   scenicOverlook: 'M2.5 19.5 9 9l3 4.5 3-4.5 6.5 10.5z M15 5.5a2 2 0 1 1 0 .1z',
   waterfall: 'M5 4.5h14v2H5z M7 8h2v11H7z M11 8h2v12h-2z M15 8h2v11h-2z',
@@ -76,6 +77,10 @@ export function addTrailLayers(map, view) {
         if (!p.position) continue;
         out.push({ id: `point-${p.id}`, lat: p.position.latitude, lon: p.position.longitude, icon: glyph(p.kind),
           fill: '#ffffff', text: '#1e1e1e', ring: '#1e1e1e', radius: 12, caption: p.name, data: { pointId: p.id } });
+      }
+      if (v.pin) {
+        out.push({ id: 'forum-pin', lat: v.pin.latitude, lon: v.pin.longitude, icon: glyph('pin'), fill: '#d93025', text: '#ffffff', ring: '#ffffff',
+          radius: 14, selected: true, caption: 'Forum post', data: { forumPin: true } });
       }
       return out;
     },

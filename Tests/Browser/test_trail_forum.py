@@ -1,0 +1,111 @@
+"""A trail's community forum in the browser (TRL-5): the first visit explains it, the + button
+opens the drop-pin map with a pin fixed in the middle, Create post brings back a picture of the
+spot above the text, the post is listed dated and newest first, its picture shows the pin on the
+map, and another's post can be reported. Offline (TRL-11): a comment and a forum post written
+without a connection wait in the outbox and are sent once when the server is back."""
+from __future__ import annotations
+
+import json
+import secrets
+
+from helpers import App, api
+
+PASSWORD = "Trails#2026pass"
+
+
+def register(url: str, name: str) -> dict:
+    status, session = api(url, "POST", "/v1/accounts", {"username": f"{name}{secrets.token_hex(3)}", "password": PASSWORD})
+    assert status == 201, session
+    return session
+
+
+def sign_in(app: App, session: dict) -> None:
+    app.js("localStorage.setItem('waymark.account.token', arguments[0]);"
+           "localStorage.setItem('waymark.account.me', arguments[1]);", session["token"], json.dumps(session["user"]))
+
+
+def trails(app: App) -> dict:
+    return app.js("return window.waymark.trails()")
+
+
+def test_TRL_5_pin_a_post_on_the_forum_and_see_it_on_the_map(driver, server, artifacts):
+    app = App(driver, server.url).open("/trails")
+    ana, ben = register(server.url, "ana"), register(server.url, "ben")
+    _, page = api(server.url, "GET", "/v1/trails/big-falls")
+    head = page["summary"]["trailhead"]
+    status, _ = api(server.url, "PUT", f"/v1/trails/big-falls/forum/ben-{secrets.token_hex(6)}",
+                    {"text": "The upper pool is closed for nesting birds.", "pin": {"latitude": head["latitude"] + 0.002, "longitude": head["longitude"]}},
+                    token=ben["token"])
+    assert status == 201
+    sign_in(app, ana)
+    app.open("/trails/big-falls")
+    link = app.wait(lambda: app.els("#trail-forum-link"), timeout=20, message="the Community forum button")[0]
+    app.js("arguments[0].click()", link)
+    app.dialog_action("forum-intro", "ok")
+    app.wait(lambda: "upper pool" in app.el("#trail-posts").text, timeout=15, message="Ben's post listed")
+    listed = app.el("#trail-posts .trail-post")
+    assert "(you)" not in listed.text and "°" in listed.text, "dated, with the pin's coordinates"
+    assert app.els("#trail-posts .trail-pin-picture"), "a picture of the spot"
+
+    app.js("arguments[0].click()", app.el("#trail-posts .trail-report"))
+    app.dialog_action("report-post", "wrong")
+
+    app.js("arguments[0].click()", app.el("#trail-forum-new"))
+    app.wait(lambda: app.js("return location.pathname") == "/trails/big-falls/forum/pin", message="the drop-pin map")
+    app.wait(lambda: app.el("#trails-drop-pin").is_displayed(), message="the pin in the middle")
+    app.screenshot(artifacts / "trails-phone-drop-pin.png")
+    # Move the map a little north: the pin now marks a spot north of the trailhead.
+    app.js("const v = window.waymark.map.getView(); window.waymark.map.setView({center: {lat: v.center.lat + 0.001, lon: v.center.lon}})")
+    app.js("arguments[0].click()", app.el("#trail-create-post"))
+    app.wait(lambda: app.els("#trail-post-text"), message="the post form with the spot")
+    compose = trails(app)["compose"]["pin"]
+    assert compose["latitude"] > head["latitude"] + 0.0005 and abs(compose["longitude"] - head["longitude"]) < 0.01, compose
+    app.el("#trail-post-text").send_keys("Water at the second bridge, filter it.")
+    app.js("arguments[0].click()", app.el("#trail-post-send"))
+    app.wait(lambda: "second bridge" in app.el("#trail-posts").text, timeout=15, message="the post listed")
+    first = app.el("#trail-posts .trail-post")
+    assert "second bridge" in first.text and "(you)" in first.text, "newest first, marked as one's own"
+    assert not app.els("#trail-post-text"), "the form closes once the post is sent"
+    app.screenshot(artifacts / "trails-phone-forum.png")
+
+    app.js("arguments[0].click()", app.el("#trail-posts .trail-post .trail-pin-button"))
+    app.wait(lambda: trails(app)["pin"] is not None, message="the pin on the map")
+    assert abs(trails(app)["pin"]["latitude"] - compose["latitude"]) < 1e-6
+
+    _, forum = api(server.url, "GET", "/v1/trails/big-falls/forum")
+    assert [p["text"] for p in forum["posts"]][:2] == ["Water at the second bridge, filter it.", "The upper pool is closed for nesting birds."]
+
+
+def test_TRL_11_a_comment_and_a_post_written_offline_are_sent_once(driver, own_server, artifacts):
+    ana = register(own_server.url, "ana")
+    app = App(driver, own_server.url).open("/trails")
+    sign_in(app, ana)
+    app.js("localStorage.setItem('waymark.trails.forum-intro', '1')")
+    app.open("/trails/heart-rock")
+    app.wait(lambda: app.els("#trail-comment-leave"), timeout=20, message="the page, read once online")
+
+    own_server.stop()
+    app.js("arguments[0].click()", app.el("#trail-comment-leave"))
+    app.js("arguments[0].click()", app.el('.trail-star-pick[data-stars="5"]'))
+    app.el("#trail-comment-text").send_keys("Written on the trail with no signal.")
+    app.js("arguments[0].click()", app.el("#trail-comment-save"))
+    app.wait(lambda: "Waiting to send" in app.el("#trail-comment-mine").text, message="the comment waits")
+
+    app.js("arguments[0].click()", app.el("#trail-forum-link"))
+    app.wait(lambda: app.js("return location.pathname") == "/trails/heart-rock/forum", message="the forum, offline")
+    app.wait(lambda: "connection" in app.el("#trail-forum-status").text, message="says the forum needs a connection")
+    app.js("arguments[0].click()", app.el("#trail-forum-new"))
+    app.js("arguments[0].click()", app.wait(lambda: app.els("#trail-create-post"), message="drop-pin map offline")[0])
+    app.wait(lambda: app.els("#trail-post-text"), message="the post form")
+    app.el("#trail-post-text").send_keys("Trail washed out past the rock.")
+    app.js("arguments[0].click()", app.el("#trail-post-send"))
+    app.wait(lambda: "Waiting to send" in app.el("#trail-forum-waiting").text, message="the post waits")
+    app.screenshot(artifacts / "trails-phone-forum-offline.png")
+
+    own_server.start()
+    app.wait(lambda: "washed out" in app.el("#trail-posts").text and not app.els("#trail-forum-waiting .trail-post"),
+             timeout=45, message="the post sent when back online")
+    _, forum = api(own_server.url, "GET", "/v1/trails/heart-rock/forum")
+    assert [p["text"] for p in forum["posts"]] == ["Trail washed out past the rock."], "sent once"
+    _, comments = api(own_server.url, "GET", "/v1/trails/heart-rock/comments", token=ana["token"])
+    assert comments["mine"]["stars"] == 5 and comments["mine"]["text"] == "Written on the trail with no signal."

@@ -11,6 +11,8 @@ import { listSites } from './parking/api.js';
 import { AREAS } from './areas.js';
 import { renderNav } from './shell/nav.js';
 import { startRouter, watchPath, go, leave } from './shell/router.js';
+import { startBaseMap } from './shell/base-map.js';
+import { startMyLocation } from './shell/my-location.js';
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
@@ -91,6 +93,7 @@ function registerServiceWorker() {
 const services = {};
 const app = {
   map: /** @type {any} */ (null),
+  myLocation: /** @type {ReturnType<typeof startMyLocation>|null} */ (null),
   get parking() { return services.parking ?? null; },
   get car() { return services.car ?? null; },
   get accounts() { return services.accounts ?? null; },
@@ -125,16 +128,18 @@ async function boot() {
   const map = createMap($('map'), { ...initialView(), minZoom: 0, maxZoom: 19, palette, label: 'Parking map' });
   app.map = map;
   wireToolbar(map);
+  const baseMap = startBaseMap(/** @type {HTMLButtonElement} */ ($('btn-base-map')), (source, config) => {
+    map.setTiles(source ? { urlTemplate: source.urlTemplate, maxZoom: source.maxZoom } : null);
+    setAttribution(source ? { tileAttribution: source.attribution } : config);
+  });
+  app.myLocation = startMyLocation(map, /** @type {HTMLButtonElement} */ ($('btn-locate')), $('my-location'));
   watchForMouse();
   onThemeChange(() => map.themeChanged());
   const shell = {
     map,
     services,
     basePath: () => basePath,
-    setTiles(config) {
-      map.setTiles(config?.tileURLTemplate ? { urlTemplate: config.tileURLTemplate, maxZoom: config.tileMaxZoom ?? 19 } : null);
-      setAttribution(config);
-    },
+    setTiles(config) { baseMap.setConfig(config); },
   };
 
   // A tab leads to where its area was left (its home when it is the current one); leaving the
@@ -205,16 +210,20 @@ Object.defineProperty(window, 'waymark', {
       return r ? { venue: r.venue?.id ?? null, building: r.building?.id ?? null, level: r.levelId, selected: r.selected?.id ?? null,
         steps: r.route?.steps.map((st) => ({ kind: st.kind, level: st.levelId ?? null })) ?? [] } : null;
     },
-    /** Trails as it is now: the trails on the map, the page open, the starred ones. */
+    /** Trails as it is now: the trails on the map, the page open, the starred ones, a forum pin shown and one being written. */
     trails: () => {
       const t = services.trails?.state;
-      return t ? { onMap: t.mapTrails.map((x) => x.id), open: t.open?.summary.id ?? null, favourites: [...t.favourites] } : null;
+      return t ? { onMap: t.mapTrails.map((x) => x.id), open: t.open?.summary.id ?? null, favourites: [...t.favourites], pin: t.pin, compose: t.compose } : null;
     },
     visibleSpotCount: () => app.parking?.visibleSpotCount() ?? 0,
     spotColour: (lotId, ordinal) => app.parking?.spotColour(lotId, ordinal) ?? null,
     spotState: (lotId, ordinal) => app.parking?.spotState(lotId, ordinal) ?? null,
     palette: () => ({ ...palette() }),
     car: () => app.car?.car ?? null,
+    /** The person's position as the map shows it, or null (TRL-2). */
+    myLocation: () => app.myLocation?.position() ?? null,
+    /** The base map shown: 'default' or 'satellite'. */
+    baseMap: () => document.getElementById('btn-base-map')?.getAttribute('aria-pressed') === 'true' ? 'satellite' : 'default',
     /** The held spot on screen (PRK-9, PRK-10), with the walking line's screen points; null when none. */
     hold: () => app.parking?.holds.snapshot() ?? null,
     openLot: (id) => app.parking?.openLot(id),

@@ -25,4 +25,14 @@ struct WebAppTests {
             #expect(try await ctx.call(.GET, "/v1/nope", headers: html).status == .notFound, "API paths never reach the files")
         }
     }
+
+    @Test("TRL-2 the page's content policy lets images come from a configured plain-http tile server's origin, and from no other plain-http one")
+    func tileOrigins() {
+        let policy = SecurityHeadersMiddleware(tileTemplates: [
+            "https://tile.openstreetmap.org/{z}/{x}/{y}.png", "http://10.1.2.3:8080/aerial/{z}/{x}/{y}.jpg", "http://{s}.tiles.example/{z}/{x}/{y}.png", "",
+        ]).pagePolicy
+        #expect(policy.contains("img-src 'self' data: blob: https: http://10.1.2.3:8080;"))
+        #expect(!policy.contains("tiles.example"), "a host with a placeholder is not guessed")
+        #expect(SecurityHeadersMiddleware().pagePolicy.contains("img-src 'self' data: blob: https:;"))
+    }
 }

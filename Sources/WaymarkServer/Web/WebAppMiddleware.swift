@@ -55,9 +55,28 @@ struct WebAppMiddleware: AsyncMiddleware {
 }
 
 /// Headers every response carries. The content security policy allows our own scripts and
-/// styles, images from the configured tile server (any https origin, since it is a setting),
-/// and nothing inline.
+/// styles, images from any https origin (tile servers are a setting) and from the configured
+/// tile servers' own origins when they are plain http (one on the campus network), and nothing
+/// inline.
 struct SecurityHeadersMiddleware: AsyncMiddleware {
+    let pagePolicy: String
+
+    init(tileTemplates: [String] = []) {
+        let plain = tileTemplates.compactMap { Self.httpOrigin($0) }
+        let images = (["'self'", "data:", "blob:", "https:"] + Set(plain).sorted()).joined(separator: " ")
+        pagePolicy = "default-src 'self'; img-src \(images); connect-src 'self'; style-src 'self'; script-src 'self'; worker-src 'self'; manifest-src 'self'; base-uri 'none'; frame-ancestors 'none'"
+    }
+
+    /// `http://host:port` of a plain-http URL template; nil for https or anything else.
+    static func httpOrigin(_ template: String) -> String? {
+        guard template.lowercased().hasPrefix("http://") else { return nil }
+        let rest = template.dropFirst("http://".count)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        // A host with a placeholder ({s}.tiles…) or odd characters is left out rather than guessed.
+        guard !authority.isEmpty, authority.allSatisfy({ $0.isLetter || $0.isNumber || ".-:[]".contains($0) }) else { return nil }
+        return "http://" + authority.lowercased()
+    }
+
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
         let response = try await next.respond(to: request)
         let h = response.headers
@@ -71,9 +90,7 @@ struct SecurityHeadersMiddleware: AsyncMiddleware {
             headers.replaceOrAdd(name: "Content-Security-Policy", value: "default-src 'none'; style-src 'unsafe-inline'; sandbox")
         }
         if headers.first(name: .contentType)?.hasPrefix("text/html") == true {
-            headers.replaceOrAdd(
-                name: "Content-Security-Policy",
-                value: "default-src 'self'; img-src 'self' data: blob: https:; connect-src 'self'; style-src 'self'; script-src 'self'; worker-src 'self'; manifest-src 'self'; base-uri 'none'; frame-ancestors 'none'")
+            headers.replaceOrAdd(name: "Content-Security-Policy", value: pagePolicy)
         }
         response.headers = headers
         return response

@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-26.7';
+const VERSION = '2026-11-26.9';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -131,6 +131,8 @@ const SHELL = [
   '/trails/forum.js',
   '/trails/index.js',
   '/trails/layers.js',
+  '/trails/moderation.js',
+  '/trails/offline.js',
   '/trails/profile-chart.js',
   '/trails/weather.js',
   // modules:end
@@ -172,7 +174,8 @@ self.addEventListener('fetch', (event) => {
   if (request.mode === 'navigate' || SHELL.includes(path)) {
     // Every screen's path (/lots/<id>, /me/bookings/<id>…) is the one page: offline, its copy.
     event.respondWith(shellNetworkFirst(request));
-  } else if (isApiRead(request)) {
+  } else if (isApiRead(request) || request.destination === 'image') {
+    // Pictures (a trail's, a guideline's) read offline once seen, like the JSON they belong to (TRL-11).
     event.respondWith(apiNetworkFirst(request));
   }
 });

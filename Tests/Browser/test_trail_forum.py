@@ -2,7 +2,8 @@
 opens the drop-pin map with a pin fixed in the middle, Create post brings back a picture of the
 spot above the text, the post is listed dated and newest first, its picture shows the pin on the
 map, and another's post can be reported. Offline (TRL-11): a comment and a forum post written
-without a connection wait in the outbox and are sent once when the server is back."""
+without a connection wait in the outbox and are sent once when the server is back, and a
+favourite trail's page and picture read offline without having been opened."""
 from __future__ import annotations
 
 import json
@@ -109,3 +110,79 @@ def test_TRL_11_a_comment_and_a_post_written_offline_are_sent_once(driver, own_s
     assert [p["text"] for p in forum["posts"]] == ["Trail washed out past the rock."], "sent once"
     _, comments = api(own_server.url, "GET", "/v1/trails/heart-rock/comments", token=ana["token"])
     assert comments["mine"]["stars"] == 5 and comments["mine"]["text"] == "Written on the trail with no signal."
+
+
+def cached(app: App, path: str) -> bool:
+    """Whether the service worker keeps a copy of `path` (its API cache)."""
+    return app.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        caches.open('waymark-api-v1').then((c) => c.keys()).then((keys) => done(keys.some((k) => new URL(k.url).pathname === arguments[0])));
+    """, path)
+
+
+def test_TRL_11_a_favourite_trail_reads_offline_without_being_opened_first(driver, own_server, artifacts):
+    ana = register(own_server.url, "ana")
+    status, _ = api(own_server.url, "PUT", "/v1/me/trail-favourites/big-falls", None, token=ana["token"])
+    assert status == 204
+    app = App(driver, own_server.url).open("/trails")
+    app.wait(lambda: app.js("return !!navigator.serviceWorker.controller"), timeout=20, message="service worker")
+    sign_in(app, ana)
+    app.open("/trails")
+    app.wait(lambda: cached(app, "/v1/trails/big-falls"), timeout=30, message="the favourite's page kept")
+    _, page = api(own_server.url, "GET", "/v1/trails/big-falls")
+    picture = page["summary"]["pictureURL"]
+    app.wait(lambda: cached(app, picture), timeout=30, message="its picture kept")
+
+    own_server.stop()
+    app.open("/trails/big-falls")
+    app.wait(lambda: "Offline" in app.el(".trail-page").text, timeout=20, message="the page from the saved copy")
+    assert app.el(".trail-name").text == "Big Falls Trail"
+    app.wait(lambda: app.js("const i = document.querySelector('.trail-picture'); return !!i && i.complete && i.naturalWidth > 0"),
+             message="the trailhead picture, offline")
+    app.screenshot(artifacts / "trails-phone-favourite-offline.png")
+
+
+def test_TRL_12_an_operator_hides_a_reported_post_dismisses_a_comment_and_replaces_a_picture(driver, own_server, artifacts, tmp_path):
+    import subprocess
+    from helpers import Accounts
+    from test_map_tools import png
+    olive, ana, ben = register(own_server.url, "olive"), register(own_server.url, "ana"), register(own_server.url, "ben")
+    out = subprocess.run([str(own_server.binary), "operator", "grant", olive["user"]["username"], "--database", str(own_server.database)],
+                         cwd=own_server.workdir, capture_output=True, text=True, env=own_server.env)
+    assert out.returncode == 0, out.stderr
+    _, page = api(own_server.url, "GET", "/v1/trails/heart-rock")
+    head = page["summary"]["trailhead"]
+    post_id = f"spam-{secrets.token_hex(6)}"
+    assert api(own_server.url, "PUT", f"/v1/trails/heart-rock/forum/{post_id}", {"text": "Cheap boots at our shop!", "pin": head}, token=ana["token"])[0] == 201
+    _, comment = api(own_server.url, "PUT", "/v1/trails/heart-rock/comments/me", {"stars": 2, "text": "Too crowded on Sundays."}, token=ana["token"])
+    assert api(own_server.url, "POST", f"/v1/trail-forum-posts/{post_id}/reports", {"reason": "spam"}, token=ben["token"])[0] == 204
+    assert api(own_server.url, "POST", f"/v1/trail-comments/{comment['id']}/reports", {"reason": "wrong"}, token=ben["token"])[0] == 204
+
+    app = App(driver, own_server.url).open("/trails")
+    _, me = api(own_server.url, "GET", "/v1/me", token=olive["token"])
+    assert me["isOperator"] is True
+    sign_in(app, {"token": olive["token"], "user": me})
+    app.open("/trails/heart-rock")
+    acc = Accounts(app)
+    app.js("window.waymark.openAccount()")
+    acc.wait_view("account")
+    acc.menu("moderation")
+    acc.wait_view("moderation")
+    app.wait(lambda: len(app.els("#moderation-list .moderation-item")) == 2, timeout=15, message="the post and the comment queued")
+    assert "Spam or advertising" in app.el('#moderation-list [data-kind="post"]').text
+    assert "Heart Rock Trail" in app.el('#moderation-list [data-kind="comment"]').text
+    app.screenshot(artifacts / "trails-phone-moderation.png")
+    app.el('#moderation-list [data-kind="post"] [data-action="hide"]').click()
+    app.wait(lambda: "Hidden from hikers" in app.el('#moderation-list [data-kind="post"]').text, message="the post hidden")
+    app.el('#moderation-list [data-kind="comment"] [data-action="dismiss"]').click()
+    app.wait(lambda: not app.els('#moderation-list [data-kind="comment"]'), message="the comment's reports dismissed")
+    assert api(own_server.url, "GET", "/v1/trails/heart-rock/forum")[1]["total"] == 0
+    assert api(own_server.url, "GET", "/v1/trails/heart-rock/comments")[1]["total"] == 1
+
+    # The trailhead picture, replaced from the page.
+    app.open("/trails/heart-rock")
+    picture = tmp_path / "trailhead.png"
+    picture.write_bytes(png((90, 140, 70), 64))
+    app.wait(lambda: app.els("#trail-picture-file"), timeout=20, message="the operator's picture control")[0].send_keys(str(picture))
+    app.wait(lambda: api(own_server.url, "GET", "/v1/trails/heart-rock")[1]["summary"].get("pictureURL") != page["summary"].get("pictureURL"),
+             timeout=15, message="the new picture on the trail")

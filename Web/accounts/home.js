@@ -1,7 +1,7 @@
 // The first Accounts screen. Signed out: sign in, create an account, forgot password, and what
 // works without an account (ACC-8). Signed in: "Hello, <username>", then Update Account, Your
 // Permits, Weekly Schedule, Your Bookings, Wallet, Notifications (the inbox, PRK-15), Analytics
-// (operators only, PRK-17), Log Out, and Delete Account last, with its warning.
+// and Trail moderation (operators only, PRK-17, TRL-12), Log Out, and Delete Account last, with its warning.
 
 import { el, button, field, passwordField, form } from './forms.js';
 import { signIn, signOut, cachedMe, fetchMe, signedIn } from './session.js';
@@ -138,11 +138,16 @@ export function signedInView(ctx) {
         }, 'plain'],
       ]);
 
-      // Only operators have the entry at all; it goes before Log Out.
-      const analyticsItem = /** @type {HTMLElement} */ (menu([['analytics', 'Analytics', () => ctx.panel.push(ctx.views.analytics())]]).firstElementChild);
+      // Only operators have these entries at all; they go before Log Out.
+      const operatorItems = [...menu([
+        ['analytics', 'Analytics', () => ctx.panel.push(ctx.views.analytics())],
+        ['moderation', 'Trail moderation', () => ctx.panel.push(ctx.views.moderation())],
+      ]).children].map((x) => /** @type {HTMLElement} */ (x));
       const showAnalytics = (/** @type {boolean} */ on) => {
-        if (!on) analyticsItem.remove();
-        else if (analyticsItem.parentElement !== items) items.insertBefore(analyticsItem, items.lastElementChild);
+        for (const item of operatorItems) {
+          if (!on) item.remove();
+          else if (item.parentElement !== items) items.insertBefore(item, items.lastElementChild);
+        }
       };
       showAnalytics(me?.isOperator === true);
 

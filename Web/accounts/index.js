@@ -10,6 +10,7 @@ import { permitsView } from './permits.js';
 import { deleteAccountView } from './delete-account.js';
 import { walletView } from './wallet.js';
 import { analyticsView } from './analytics.js';
+import { moderationView } from '../trails/moderation.js';
 import { outboxView } from './outbox-view.js';
 import { writes, onChange as onOutboxChange, onSent } from './outbox.js';
 import { toast } from '../shell/toast.js';
@@ -28,7 +29,7 @@ import { startNotifications } from '../notifications/inbox.js';
  *   permits: () => import('./panel.js').View, schedule: () => import('./panel.js').View,
  *   deleteAccount: () => import('./panel.js').View, bookings: () => import('./panel.js').View,
  *   wallet: () => import('./panel.js').View, outbox: () => import('./panel.js').View,
- *   analytics: () => import('./panel.js').View, inbox: () => import('./panel.js').View}} views
+ *   analytics: () => import('./panel.js').View, moderation: () => import('./panel.js').View, inbox: () => import('./panel.js').View}} views
  */
 
 /** @param {{site: () => Promise<{id: string, timeZone: string}>, lotCode: (lotId: string) => string|null}} o */
@@ -55,6 +56,7 @@ export function startAccounts(o) {
       bookings: () => bookingsView(ctx),
       wallet: () => walletView(ctx),
       analytics: () => analyticsView(ctx),
+      moderation: () => moderationView(),
       outbox: () => outboxView(),
       inbox: () => notifications.view(),
     },

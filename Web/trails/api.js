@@ -85,3 +85,16 @@ export function putForumPost(trail, text, pin) {
 export const deleteForumPost = (trailId, postId) => authed('DELETE', `/v1/trails/${id(trailId)}/forum/${id(postId)}`);
 /** @param {string} postId @param {string} reason */
 export const reportForumPost = (postId, reason) => authed('POST', `/v1/trail-forum-posts/${id(postId)}/reports`, { json: { reason } });
+
+// ---- Operators: moderation (TRL-12) and pictures (TRL-1) ----
+
+export const reportedComments = () => authed('GET', '/v1/operator/trail-comments');
+export const reportedPosts = () => authed('GET', '/v1/operator/trail-forum-posts');
+/** @param {'comment'|'post'} kind @param {string} itemId @param {'hide'|'restore'|'dismiss'} action */
+export const moderate = (kind, itemId, action) => authed('POST',
+  `/v1/operator/${kind === 'comment' ? 'trail-comments' : 'trail-forum-posts'}/${id(itemId)}/moderation`, { json: { action } });
+/** A PNG, JPEG or WebP file made the trailhead's picture. @param {string} trailId @param {Blob} file */
+export async function replaceTrailPicture(trailId, file) {
+  const uploaded = await authed('POST', '/v1/trail-pictures', { body: file, contentType: file.type });
+  return authed('PATCH', `/v1/trails/${id(trailId)}`, { json: { pictureId: uploaded.pictureId } });
+}

@@ -9,10 +9,10 @@ import { choose, confirm } from '../shell/dialog.js';
 import { OfflineError, problemText } from '../shell/api.js';
 import { signedIn } from '../accounts/session.js';
 import { writes, onChange, onSent } from '../accounts/outbox.js';
+import { REPORT_REASONS } from './format.js';
 import { listComments, putComment, deleteComment, voteComment, reportComment } from './api.js';
 
 const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const REASONS = [['spam', 'Spam or advertising'], ['offensive', 'Rude or offensive'], ['unsafe', 'Dangerous advice'], ['wrong', 'Wrong about this trail'], ['other', 'Something else']];
 
 const starsText = (n) => `${'★'.repeat(n)}${'☆'.repeat(5 - n)}`;
 
@@ -139,7 +139,7 @@ export function commentsSection(trail) {
     const report = el('button', { type: 'button', class: 'link-button trail-report', on: { click: async () => {
       if (!signedIn()) { toast('Sign in to report a comment.'); return; }
       const reason = await choose({ title: 'Report this comment', message: 'What is wrong with it? The trail’s operators will look at it.', name: 'report-comment',
-        actions: [...REASONS.map(([id, label]) => ({ id, label })), { id: 'cancel', label: 'Cancel' }] });
+        actions: [...REPORT_REASONS.map(([id, label]) => ({ id, label })), { id: 'cancel', label: 'Cancel' }] });
       if (!reason || reason === 'cancel') return;
       try { await reportComment(c.id, reason); toast('Thank you: the operators will look at it.'); } catch (err) { toast(problemText(err)); }
     } } }, 'Report');

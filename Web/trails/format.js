@@ -45,3 +45,8 @@ export const GUIDELINE_SECTIONS = [
 ];
 
 export const POINT_KIND = { landmark: 'Landmark', scenicOverlook: 'Scenic overlook', waterfall: 'Waterfall', plant: 'Plant', animal: 'Animal' };
+
+/** Why a comment or post is reported, as the person and the operators read it. */
+export const REPORT_REASONS = /** @type {[string, string][]} */ ([
+  ['spam', 'Spam or advertising'], ['offensive', 'Rude or offensive'], ['unsafe', 'Dangerous advice'], ['wrong', 'Wrong about this trail'], ['other', 'Something else'],
+]);

@@ -10,12 +10,12 @@ import { choose, confirm } from '../shell/dialog.js';
 import { OfflineError, problemText } from '../shell/api.js';
 import { signedIn } from '../accounts/session.js';
 import { writes, onChange, onSent } from '../accounts/outbox.js';
+import { REPORT_REASONS } from './format.js';
 import { listForum, putForumPost, deleteForumPost, reportForumPost } from './api.js';
 import { TIER_COLOURS } from './layers.js';
 
 const SEEN_KEY = 'waymark.trails.forum-intro';
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const REASONS = [['spam', 'Spam or advertising'], ['offensive', 'Rude or offensive'], ['unsafe', 'Dangerous advice'], ['wrong', 'Wrong about this trail'], ['other', 'Something else']];
 const SVG = 'http://www.w3.org/2000/svg';
 
 let current = /** @type {{trailId: string, reload: () => void, redraw: () => void}|null} */ (null);
@@ -127,7 +127,7 @@ export function forumScreen(page, o) {
   async function report(p) {
     if (!signedIn()) { toast('Sign in to report a post.'); return; }
     const reason = await choose({ title: 'Report this post', message: 'What is wrong with it? The trail’s operators will look at it.', name: 'report-post',
-      actions: [...REASONS.map(([id, label]) => ({ id, label })), { id: 'cancel', label: 'Cancel' }] });
+      actions: [...REPORT_REASONS.map(([id, label]) => ({ id, label })), { id: 'cancel', label: 'Cancel' }] });
     if (!reason || reason === 'cancel') return;
     try { await reportForumPost(p.id, reason); toast('Thank you: the operators will look at it.'); } catch (err) {
       toast(err instanceof OfflineError ? 'Reporting needs a connection. Try again when you are online.' : problemText(err));

@@ -9,14 +9,15 @@
 
 import { el } from '../shell/dom.js';
 import { toast } from '../shell/toast.js';
-import { OfflineError, ProblemError } from '../shell/api.js';
-import { signedIn, hasDevice } from '../accounts/session.js';
-import { listTrails, getTrail, gpxURL, listFavourites, setFavourite } from './api.js';
+import { OfflineError, ProblemError, problemText } from '../shell/api.js';
+import { signedIn, hasDevice, cachedMe } from '../accounts/session.js';
+import { listTrails, getTrail, gpxURL, listFavourites, setFavourite, replaceTrailPicture } from './api.js';
 import { addTrailLayers, viewBounds, TIER_COLOURS } from './layers.js';
 import { profileChart } from './profile-chart.js';
 import { weatherSection } from './weather.js';
 import { commentsSection } from './comments.js';
 import { forumScreen, dropPinScreen } from './forum.js';
+import { keepForOffline } from './offline.js';
 import { length, height, away, percent, steps, DIFFICULTY, SHAPE, AMENITY, GUIDELINE_SECTIONS, POINT_KIND } from './format.js';
 
 const PAGE = 20;
@@ -240,6 +241,7 @@ export function startTrails({ map, go }) {
       state.favourites = new Set(data.trails.map((t) => t.id));
       state.favouriteList = data.trails;
       state.favouritesLoaded = true;
+      keepForOffline(data.trails.map((t) => t.id));
     } catch { /* favourites are shown when they can be read */ }
   }
 
@@ -364,7 +366,26 @@ export function startTrails({ map, go }) {
       el('nav', { class: 'trail-buttons', 'aria-label': 'More about this trail' },
         ...Object.entries(SCREENS).map(([key, title]) => el('a', { class: 'trail-button', href: `/trails/${encodeURIComponent(t.id)}/${key}` }, title, el('span', { 'aria-hidden': 'true' }, '›'))),
         el('a', { class: 'trail-button', id: 'trail-forum-link', href: `/trails/${encodeURIComponent(t.id)}/forum` }, 'Community forum', el('span', { 'aria-hidden': 'true' }, '›'))),
-      commentsSection(t));
+      commentsSection(t),
+      cachedMe()?.isOperator ? operatorPicture(t) : null);
+  }
+
+  /** Operators replace the trailhead picture from the page (TRL-1): PNG, JPEG or WebP, checked by the server. */
+  function operatorPicture(t) {
+    const input = el('input', { type: 'file', id: 'trail-picture-file', accept: 'image/png,image/jpeg,image/webp', 'aria-label': 'New trailhead picture' });
+    input.addEventListener('change', async () => {
+      const file = input.files?.[0];
+      if (!file) return;
+      try {
+        await replaceTrailPicture(t.id, file);
+        toast('The trailhead picture is replaced.');
+        await renderTrail(t.id);
+      } catch (err) {
+        toast(err instanceof OfflineError ? 'Uploading needs a connection.' : problemText(err));
+      }
+      input.value = '';
+    });
+    return el('section', { class: 'trail-operator', 'aria-label': 'For operators' }, el('strong', null, 'Operator: '), 'replace the trailhead picture', input);
   }
 
   async function toggleStar(t, button) {
@@ -372,7 +393,11 @@ export function startTrails({ map, go }) {
     button.disabled = true;
     try {
       await setFavourite(t.id, on);
-      if (on) { state.favourites.add(t.id); state.favouriteList = [t, ...(state.favouriteList ?? []).filter((f) => f.id !== t.id)]; }
+      if (on) {
+        state.favourites.add(t.id);
+        state.favouriteList = [t, ...(state.favouriteList ?? []).filter((f) => f.id !== t.id)];
+        keepForOffline([t.id]);
+      }
       else state.favourites.delete(t.id);
       button.setAttribute('aria-pressed', String(on));
       button.setAttribute('aria-label', on ? 'Remove from favourites' : 'Add to favourites');

@@ -75,6 +75,12 @@ def test_TRL_5_pin_a_post_on_the_forum_and_see_it_on_the_map(driver, server, art
 
     _, forum = api(server.url, "GET", "/v1/trails/big-falls/forum")
     assert [p["text"] for p in forum["posts"]][:2] == ["Water at the second bridge, filter it.", "The upper pool is closed for nesting birds."]
+    # Dated as the trail's region tells time (Pacific), not the browser's zone (UTC here).
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+    assert page["timeZone"] == "America/Los_Angeles"
+    at = datetime.fromisoformat(forum["posts"][0]["createdAt"].replace("Z", "+00:00")).astimezone(ZoneInfo(page["timeZone"]))
+    assert f"{at.hour % 12 or 12}:{at.minute:02d}\u202f{'AM' if at.hour < 12 else 'PM'}" in first.text.replace(" AM", "\u202fAM").replace(" PM", "\u202fPM"), first.text
 
 
 def test_TRL_11_a_comment_and_a_post_written_offline_are_sent_once(driver, own_server, artifacts):

@@ -9,10 +9,9 @@ import { choose, confirm } from '../shell/dialog.js';
 import { OfflineError, problemText } from '../shell/api.js';
 import { signedIn } from '../accounts/session.js';
 import { writes, onChange, onSent } from '../accounts/outbox.js';
-import { REPORT_REASONS } from './format.js';
+import { REPORT_REASONS, placeDates } from './format.js';
 import { listComments, putComment, deleteComment, voteComment, reportComment } from './api.js';
 
-const day = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 const starsText = (n) => `${'★'.repeat(n)}${'☆'.repeat(5 - n)}`;
 
@@ -21,9 +20,10 @@ let current = /** @type {{trailId: string, reload: () => void, redraw: () => voi
 onChange(() => current?.redraw());
 onSent((w) => { if (w.ref?.trailId && w.ref.trailId === current?.trailId && w.kind.startsWith('trail-comment')) current.reload(); });
 
-/** @param {{id: string, name: string}} trail */
-export function commentsSection(trail) {
+/** @param {{id: string, name: string}} trail @param {string} [timeZone] the trail's region, for dates */
+export function commentsSection(trail, timeZone) {
   const trailId = trail.id;
+  const day = placeDates(timeZone, { dateStyle: 'medium' });
   const head = el('h3', null, 'Comments');
   const summary = el('p', 'trails-note');
   const mine = el('div', { id: 'trail-comment-mine' });

@@ -50,3 +50,12 @@ export const POINT_KIND = { landmark: 'Landmark', scenicOverlook: 'Scenic overlo
 export const REPORT_REASONS = /** @type {[string, string][]} */ ([
   ['spam', 'Spam or advertising'], ['offensive', 'Rude or offensive'], ['unsafe', 'Dangerous advice'], ['wrong', 'Wrong about this trail'], ['other', 'Something else'],
 ]);
+
+/**
+ * Dates as the trail's region tells them (the page's `timeZone`), in the person's locale; the
+ * browser's own zone when the name is unknown to it.
+ * @param {string|undefined} timeZone @param {Intl.DateTimeFormatOptions} options
+ */
+export function placeDates(timeZone, options) {
+  try { return new Intl.DateTimeFormat(undefined, { ...options, timeZone }); } catch { return new Intl.DateTimeFormat(undefined, options); }
+}

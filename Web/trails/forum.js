@@ -10,12 +10,11 @@ import { choose, confirm } from '../shell/dialog.js';
 import { OfflineError, problemText } from '../shell/api.js';
 import { signedIn } from '../accounts/session.js';
 import { writes, onChange, onSent } from '../accounts/outbox.js';
-import { REPORT_REASONS } from './format.js';
+import { REPORT_REASONS, placeDates } from './format.js';
 import { listForum, putForumPost, deleteForumPost, reportForumPost } from './api.js';
 import { TIER_COLOURS } from './layers.js';
 
 const SEEN_KEY = 'waymark.trails.forum-intro';
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const SVG = 'http://www.w3.org/2000/svg';
 
 let current = /** @type {{trailId: string, reload: () => void, redraw: () => void}|null} */ (null);
@@ -73,6 +72,7 @@ export function forumScreen(page, o) {
   const trail = { id: t.id, name: t.name };
   const base = `/trails/${encodeURIComponent(t.id)}`;
   const colour = TIER_COLOURS[t.difficulty];
+  const when = placeDates(page.timeZone, { dateStyle: 'medium', timeStyle: 'short' });
   const composeBox = el('div', { id: 'trail-forum-compose' });
   const waitingBox = el('div', { id: 'trail-forum-waiting' });
   const status = el('p', { class: 'trails-empty', id: 'trail-forum-status', role: 'status' }, 'Loading posts…');

@@ -366,7 +366,7 @@ export function startTrails({ map, go }) {
       el('nav', { class: 'trail-buttons', 'aria-label': 'More about this trail' },
         ...Object.entries(SCREENS).map(([key, title]) => el('a', { class: 'trail-button', href: `/trails/${encodeURIComponent(t.id)}/${key}` }, title, el('span', { 'aria-hidden': 'true' }, '›'))),
         el('a', { class: 'trail-button', id: 'trail-forum-link', href: `/trails/${encodeURIComponent(t.id)}/forum` }, 'Community forum', el('span', { 'aria-hidden': 'true' }, '›'))),
-      commentsSection(t),
+      commentsSection(t, page.timeZone),
       cachedMe()?.isOperator ? operatorPicture(t) : null);
   }
 

@@ -60,9 +60,10 @@ extension APIHandler {
 
     func getTrail(_ input: Operations.GetTrail.Input) async throws -> Operations.GetTrail.Output {
         guard let found = try await trails.trails.trail(try trailId(input.path.trailId)) else { throw Problem.notFound("trail") }
-        let etag = "\"trail-\(found.row.id)-\(found.row.version)\""
+        let etag = "\"trail-\(found.row.id)-\(found.row.version)-\(trails.timeZone.identifier)\""
         if ETag.matches(input.headers.ifNoneMatch, etag) { return .notModified(.init(headers: .init(eTag: etag))) }
-        return .ok(.init(headers: .init(eTag: etag, cacheControl: "no-cache"), body: .json(TrailsMapping.trail(found.row, found.trail))))
+        return .ok(.init(headers: .init(eTag: etag, cacheControl: "no-cache"),
+                         body: .json(TrailsMapping.trail(found.row, found.trail, timeZone: trails.timeZone))))
     }
 
     func getTrailGPX(_ input: Operations.GetTrailGPX.Input) async throws -> Operations.GetTrailGPX.Output {
@@ -153,7 +154,7 @@ extension APIHandler {
         }
         try await trails.trails.save([trail], source: .operator_, now: trails.now())
         guard let saved = try await trails.trails.trail(trail.id) else { throw Problem.notFound("trail") }
-        return .ok(.init(body: .json(TrailsMapping.trail(saved.row, saved.trail))))
+        return .ok(.init(body: .json(TrailsMapping.trail(saved.row, saved.trail, timeZone: trails.timeZone))))
     }
 
     /// The contract's bounds on an edit, which the generated types do not check.

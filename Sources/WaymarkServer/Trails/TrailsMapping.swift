@@ -18,7 +18,7 @@ enum TrailsMapping {
               distanceMetres: metres.map { $0.rounded() }, line: line)
     }
 
-    static func trail(_ r: TrailRow, _ t: Trail) -> Components.Schemas.Trail {
+    static func trail(_ r: TrailRow, _ t: Trail, timeZone: TimeZone) -> Components.Schemas.Trail {
         let m = t.measures
         let round1 = { (v: Double) in (v * 10).rounded() / 10 }
         return .init(
@@ -41,7 +41,7 @@ enum TrailsMapping {
                       pictureId: p.pictureId, pictureURL: pictureURL(p.pictureId))
             },
             amenities: t.amenities.map { .init(rawValue: $0.rawValue)! },
-            updatedAt: r.updatedAt)
+            updatedAt: r.updatedAt, timeZone: timeZone.identifier)
     }
 
     static func info(_ i: TrailInfo) -> Components.Schemas.TrailInfo {

@@ -13,13 +13,14 @@ struct TrailsServices: Sendable {
     let notifier: Notifier
     let now: @Sendable () -> Date
     let logger: Logger
+    /// The catalogue's region: where its pages' dates are told and "Thursday morning" is.
+    let timeZone: TimeZone
 
     init(_ env: WaymarkEnvironment, weather provider: (any WeatherProvider)?, notifications: NotificationsServices) {
         trails = TrailStore(store: env.store)
         catalogue = TrailCatalogue(trails: trails)
-        suggestions = TrailSuggestions(store: env.store, catalogue: catalogue, now: env.now,
-                                       timeZone: TimeZone(identifier: env.configuration.trailsTimeZone) ?? TimeZone(identifier: "America/Los_Angeles")!,
-                                       logger: env.logger)
+        timeZone = TimeZone(identifier: env.configuration.trailsTimeZone) ?? TimeZone(identifier: "America/Los_Angeles")!
+        suggestions = TrailSuggestions(store: env.store, catalogue: catalogue, now: env.now, timeZone: timeZone, logger: env.logger)
         notifier = notifications.notifier
         comments = TrailComments(store: env.store, now: env.now)
         forum = TrailForum(store: env.store, now: env.now)

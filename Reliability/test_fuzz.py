@@ -188,6 +188,12 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401",
 include-operation-id-regex = "^(putTrailForumPost|deleteTrailForumPost|reportTrailForumPost|listReportedTrailForumPosts|moderateTrailForumPost)$"
 headers = { Authorization = "Bearer {member_token}" }
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
+# TRL-6: a hike needs a trail that exists, an end after its start and not in the future, fixes of
+# four or five finite numbers from the start on, and an id of its writer's; body figures have ranges
+[[operations]]
+include-operation-id-regex = "^(getHikerBody|putHikerBody|listMyHikes|getMyHike|saveMyHike|deleteMyHike|getMyHikeGPX)$"
+headers = { Authorization = "Bearer {member_token}" }
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "404", "409", "413", "429"]
 [[operations]]
 include-operation-id = "listTrailForumPosts"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404"]

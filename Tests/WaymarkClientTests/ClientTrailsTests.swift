@@ -90,4 +90,32 @@ struct ClientTrailsTests {
             #expect(try await guest.trailForum(trailId: "zanja-peak").total == 0)
         }
     }
+
+    @Test("TRL-6 hikes through the SDK: positions recorded with the core's figures, saved once under their id, listed, exported and deleted")
+    func hikes() async throws {
+        try await LiveServer.with { server in
+            try await TrailsDemo(trails: server.app.waymark.trails).loadIfMissing()
+            let ana = WaymarkClient(serverURL: server.url, tokenStore: InMemoryTokenStore(), requestTimeout: .seconds(15))
+            _ = try await ana.ensureDeviceIdentity()
+            try await ana.setHikerBody(heightCentimetres: 165, weightKilograms: 60, birthYear: 1995)
+            let head = try await ana.trail(id: "zanja-peak").value.summary.trailhead
+            let start = Date().addingTimeInterval(-1200)
+            let fixes = (0..<40).map { i in
+                let c = Geo.offset(Coordinate(latitude: head.latitude, longitude: head.longitude), east: Double(i) * 10, north: 0)
+                return HikeFix(time: start.addingTimeInterval(Double(i) * 8), latitude: c.latitude, longitude: c.longitude, elevation: 400, accuracy: 6)
+            }
+            let live = HikeStatistics(fixes: fixes, start: start, end: start.addingTimeInterval(330),
+                                      body: HikerBody(heightCentimetres: 165, weightKilograms: 60, ageYears: 31))
+            let id = UUID().uuidString.lowercased()
+            let saved = try await ana.saveHike(id: id, trailId: "zanja-peak", startedAt: start, endedAt: start.addingTimeInterval(330), fixes: fixes)
+            _ = try await ana.saveHike(id: id, trailId: "zanja-peak", startedAt: start, endedAt: start.addingTimeInterval(330), fixes: fixes)
+            #expect(abs(saved.summary.distanceMetres - live.distanceMetres) < 0.01 && saved.summary.steps == live.steps)
+            #expect(saved.summary.calories != nil, "a device identity may tell its body too")
+            #expect(try await ana.hikes().total == 1)
+            let gpx = try GPXDocument.read(try await ana.hikeGPX(id: id))
+            #expect(gpx.tracks.first?.segments.first?.count == 40)
+            try await ana.deleteHike(id: id)
+            #expect(try await ana.hikes().total == 0)
+        }
+    }
 }

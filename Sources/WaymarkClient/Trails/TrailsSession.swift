@@ -8,5 +8,6 @@ extension SessionMiddleware {
         "listReportedTrailComments", "moderateTrailComment",
         "listTrailForumPosts", "putTrailForumPost", "deleteTrailForumPost", "reportTrailForumPost",
         "listReportedTrailForumPosts", "moderateTrailForumPost",
+        "getHikerBody", "putHikerBody", "listMyHikes", "getMyHike", "saveMyHike", "deleteMyHike", "getMyHikeGPX",
     ]
 }

@@ -21,5 +21,6 @@ enum Migrations {
         CreatePlanner(),
         CreateTrails(),
         CreateTrailForum(),
+        CreateHikes(),
     ]
 }

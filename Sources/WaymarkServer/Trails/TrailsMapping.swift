@@ -65,6 +65,17 @@ enum TrailsMapping {
               createdAt: p.createdAt, updatedAt: p.updatedAt)
     }
 
+    static func hikeSummary(_ h: HikeRow) -> Components.Schemas.HikeSummary {
+        .init(id: h.id, trailId: h.trailId, trailName: h.trailName, trailArea: h.trailArea, difficulty: difficulty(h.difficulty),
+              startedAt: h.startedAt, endedAt: h.endedAt, elapsedSeconds: h.elapsedSeconds, movingSeconds: h.movingSeconds,
+              distanceMetres: h.distanceMetres, gainMetres: h.gainMetres, averageSpeed: h.movingSeconds > 0 ? h.distanceMetres / h.movingSeconds : 0,
+              steps: h.steps, calories: h.calories)
+    }
+
+    static func hike(_ h: HikeRow) -> Components.Schemas.Hike {
+        .init(summary: hikeSummary(h), fixes: (h.fixes ?? []).map { Hikes.wire($0, start: h.startedAt) })
+    }
+
     static func vote(_ v: Int) -> Operations.VoteTrailComment.Output.Ok.Body.JsonPayload.MyVotePayload {
         v > 0 ? .up : v < 0 ? .down : .none
     }

@@ -10,6 +10,7 @@ struct TrailsServices: Sendable {
     let suggestions: TrailSuggestions
     let comments: TrailComments
     let forum: TrailForum
+    let hikes: Hikes
     let notifier: Notifier
     let now: @Sendable () -> Date
     let logger: Logger
@@ -24,6 +25,7 @@ struct TrailsServices: Sendable {
         notifier = notifications.notifier
         comments = TrailComments(store: env.store, now: env.now)
         forum = TrailForum(store: env.store, now: env.now)
+        hikes = Hikes(store: env.store, trails: trails, now: env.now)
         weather = TrailWeather(store: env.store, provider: provider, now: env.now, logger: env.logger)
         now = env.now
         logger = env.logger
@@ -130,5 +132,6 @@ extension TrailsServices {
         "putMyTrailComment", "deleteMyTrailComment", "voteTrailComment", "reportTrailComment",
         "listReportedTrailComments", "moderateTrailComment",
         "putTrailForumPost", "deleteTrailForumPost", "reportTrailForumPost", "listReportedTrailForumPosts", "moderateTrailForumPost",
+        "getHikerBody", "putHikerBody", "listMyHikes", "getMyHike", "saveMyHike", "deleteMyHike", "getMyHikeGPX",
     ]
 }

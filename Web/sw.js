@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-27.1';
+const VERSION = '2026-11-27.2';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -130,10 +130,12 @@ const SHELL = [
   '/trails/format.js',
   '/trails/forum.js',
   '/trails/hike-stats.js',
+  '/trails/hikes.js',
   '/trails/index.js',
   '/trails/layers.js',
   '/trails/moderation.js',
   '/trails/offline.js',
+  '/trails/picture.js',
   '/trails/profile-chart.js',
   '/trails/weather.js',
   // modules:end

@@ -5,6 +5,7 @@ person saw."""
 from __future__ import annotations
 
 import math
+import re
 import random
 import secrets
 from datetime import datetime, timedelta, timezone
@@ -68,3 +69,62 @@ def test_TRL_6_the_live_figures_in_the_browser_agree_with_the_saved_ones(driver,
             assert math.isclose(live[key], s[key], rel_tol=1e-9, abs_tol=1e-6), (n, key, live[key], s[key])
         assert live["steps"] == s["steps"], (n, live["steps"], s["steps"])
         assert len(saved["fixes"]) == live["keptFixes"], "the server keeps the fixes the figures used"
+
+
+def test_TRL_6_record_a_hike_from_a_position_feed_stop_rate_save_and_see_it_in_history(driver, server, artifacts):
+    import json
+    status, ana = api(server.url, "POST", "/v1/accounts", {"username": f"ana{secrets.token_hex(3)}", "password": PASSWORD})
+    assert status == 201, ana
+    _, page = api(server.url, "GET", "/v1/trails/heart-rock")
+    head = page["summary"]["trailhead"]
+    app = App(driver, server.url).open("/trails")
+    app.js("localStorage.setItem('waymark.account.token', arguments[0]);"
+           "localStorage.setItem('waymark.account.me', arguments[1]);", ana["token"], json.dumps(ana["user"]))
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.url, "permissions": ["geolocation"]})
+
+    def at(north: float):
+        driver.execute_cdp_cmd("Emulation.setGeolocationOverride", {
+            "latitude": head["latitude"] + north / 111_195, "longitude": head["longitude"], "accuracy": 5, "altitude": 1500 + north / 10})
+
+    def fixes() -> int:
+        return app.js("return JSON.parse(localStorage.getItem('waymark.trails.hike.v1') || 'null')?.fixes.length ?? 0")
+
+    at(0)
+    app.open("/trails/heart-rock")
+    app.js("arguments[0].click()", app.wait(lambda: app.els("#trail-start-hike"), timeout=20, message="Start hike")[0])
+    app.wait(lambda: app.js("return location.pathname") == "/trails/hikes", message="My hikes")
+    app.wait(lambda: fixes() >= 1, message="the first fix")
+    driver.execute_async_script("setTimeout(arguments[0], 1500)")    # Walking north briskly, 8 m between positions 1.5 s apart: the feed is the browser's own geolocation.
+    for step in range(1, 4):
+        at(step * 8)
+        app.wait(lambda: fixes() > step, timeout=10, message=f"fix {step + 1}")
+        driver.execute_async_script("setTimeout(arguments[0], 1500)")  # the time a walker takes between fixes
+    # A reload in the middle keeps the recording and goes on.
+    app.open("/trails/hikes")
+    app.wait(lambda: app.el("#hike-current").get_attribute("data-state") == "recording", message="still recording after a reload")
+    for step in range(4, 7):
+        at(step * 8)
+        app.wait(lambda: fixes() > step, timeout=10, message=f"fix {step + 1}")
+        driver.execute_async_script("setTimeout(arguments[0], 1500)")
+    # The card redraws every second: read it in one go.
+    card = app.js("return document.getElementById('hike-current').textContent")
+    assert "Recording: Heart Rock Trail" in card and re.search(r"\d\d:\d\d:\d\d", card), card
+    app.wait(lambda: re.search(r"[1-9]", app.js("return document.getElementById('hike-distance').textContent")), message="distance counted")
+    app.screenshot(artifacts / "trails-phone-hike-recording.png")
+
+    app.js("arguments[0].click()", app.el("#hike-stop"))
+    app.dialog_action("hike-stars", "4")
+    app.wait(lambda: app.js("return location.pathname") == "/trails/heart-rock", message="back to the trail to comment")
+    app.wait(lambda: app.els('.trail-star-pick[data-stars="4"][aria-pressed="true"]'), timeout=15, message="Leave Comment with 4 stars")
+
+    app.open("/trails/hikes")
+    app.wait(lambda: app.el("#hike-current").get_attribute("data-state") == "stopped", message="the summary")
+    app.screenshot(artifacts / "trails-phone-hike-summary.png")
+    app.js("arguments[0].click()", app.el("#hike-save"))
+    app.wait(lambda: app.els("#hike-list .hike-item"), timeout=15, message="the hike in History")
+    assert "Heart Rock Trail" in app.el("#hike-list .hike-item").text
+    _, history = api(server.url, "GET", "/v1/me/hikes", token=ana["token"])
+    assert history["total"] == 1
+    hike = history["hikes"][0]
+    assert 40 <= hike["distanceMetres"] <= 56, hike
+    app.screenshot(artifacts / "trails-phone-hike-history.png")

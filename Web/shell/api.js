@@ -84,13 +84,13 @@ async function cached(url) {
  * person (the service worker lets requests with credentials pass through untouched).
  * @param {string} method
  * @param {string} path
- * @param {{json?: any, body?: Blob, contentType?: string, token?: string|null, headers?: Record<string, string>}} [o]
- *   headers: extra request headers (an `Idempotency-Key`)
- * @returns {Promise<any>} the JSON answer, or null when there is none (204)
+ * @param {{json?: any, body?: Blob, contentType?: string, token?: string|null, headers?: Record<string, string>, accept?: string, raw?: boolean}} [o]
+ *   headers: extra request headers (an `Idempotency-Key`); accept and raw: a file (a GPX) rather than JSON, answered as a Blob
+ * @returns {Promise<any>} the JSON answer (a Blob with `raw`), or null when there is none (204)
  */
 export async function send(method, path, o = {}) {
   /** @type {Record<string, string>} */
-  const headers = { ...(o.headers ?? {}), Accept: 'application/json, application/problem+json' };
+  const headers = { ...(o.headers ?? {}), Accept: `${o.accept ?? 'application/json'}, application/problem+json` };
   if (o.token) headers.Authorization = `Bearer ${o.token}`;
   /** @type {BodyInit|undefined} */
   let body;
@@ -113,6 +113,7 @@ export async function send(method, path, o = {}) {
   }
   if (response.ok) {
     if (response.status === 204) return null;
+    if (o.raw) return response.blob();
     const text = await response.text();
     return text ? JSON.parse(text) : null;
   }

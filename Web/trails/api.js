@@ -98,3 +98,29 @@ export async function replaceTrailPicture(trailId, file) {
   const uploaded = await authed('POST', '/v1/trail-pictures', { body: file, contentType: file.type });
   return authed('PATCH', `/v1/trails/${id(trailId)}`, { json: { pictureId: uploaded.pictureId } });
 }
+
+// ---- Hikes (TRL-6) ----
+
+/** @param {'date'|'trailName'|'difficulty'|'area'} sort */
+export const listHikes = (sort = 'date', limit = 10, offset = 0) => authed('GET', `/v1/me/hikes?sort=${sort}&limit=${limit}&offset=${offset}`);
+/** @param {string} hikeId */
+export const getHike = (hikeId) => authed('GET', `/v1/me/hikes/${id(hikeId)}`);
+/** @param {string} hikeId */
+export const deleteHike = (hikeId) => authed('DELETE', `/v1/me/hikes/${id(hikeId)}`);
+/** The GPX file as a blob (it needs the session, so it cannot be a plain link). @param {string} hikeId */
+export const hikeGPX = (hikeId) => authed('GET', `/v1/me/hikes/${id(hikeId)}/gpx`, { accept: 'application/gpx+xml', raw: true });
+export const getHikerBody = () => authed('GET', '/v1/me/hiker-body');
+/** @param {{heightCentimetres?: number, weightKilograms?: number, birthYear?: number}} body */
+export const putHikerBody = (body) => authed('PUT', '/v1/me/hiker-body', { json: body });
+/**
+ * Saves a hike under the id made when it started: offline it waits in the outbox and is sent
+ * once (TRL-11). @param {{id: string, trailId: string, trailName: string, startedAt: number, endedAt: number, fixes: any[]}} h
+ */
+export const saveHike = (h) => sendOrQueue({
+  kind: 'hike', label: `Hike on ${h.trailName}`, method: 'PUT', path: `/v1/me/hikes/${id(h.id)}`, key: h.id,
+  json: {
+    trailId: h.trailId, startedAt: new Date(h.startedAt).toISOString(), endedAt: new Date(h.endedAt).toISOString(),
+    fixes: h.fixes.map((f) => [Math.round(f.t - h.startedAt) / 1000, f.lat, f.lon, f.acc, ...(f.ele != null ? [f.ele] : [])]),
+  },
+  ref: { hikeId: h.id, trailId: h.trailId },
+});

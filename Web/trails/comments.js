@@ -10,6 +10,7 @@ import { OfflineError, problemText } from '../shell/api.js';
 import { signedIn } from '../accounts/session.js';
 import { writes, onChange, onSent } from '../accounts/outbox.js';
 import { REPORT_REASONS, placeDates } from './format.js';
+import { STARS_KEY } from './hikes.js';
 import { listComments, putComment, deleteComment, voteComment, reportComment } from './api.js';
 
 
@@ -150,6 +151,14 @@ export function commentsSection(trail, timeZone) {
       el('p', 'trail-comment-actions', up, score, down, report));
   }
 
-  load(0);
+  // Stars given at the end of a hike open Leave Comment with them filled in (Trailz 3.2.3.4.1).
+  load(0).then(() => {
+    let chosen = null;
+    try { chosen = JSON.parse(sessionStorage.getItem(STARS_KEY) ?? 'null'); } catch { /* none */ }
+    if (chosen?.trailId !== trailId || !signedIn() || waiting()) return;
+    sessionStorage.removeItem(STARS_KEY);
+    form({ ...(lastMine ?? { text: '' }), stars: chosen.stars });
+    section.scrollIntoView({ block: 'start' });
+  });
   return section;
 }

@@ -7,10 +7,17 @@ import { cachedMe } from '../accounts/session.js';
 const units = () => cachedMe()?.units ?? defaultUnits();
 const n0 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
 const n1 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+const n2 = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2, minimumFractionDigits: 2 });
 
 /** A trail's length: miles or kilometres with one decimal. @param {number} metres */
 export function length(metres, u = units()) {
   return u.distance === 'mi' ? `${n1.format(metres / 1609.344)} mi` : `${n1.format(metres / 1000)} km`;
+}
+
+/** A hike's distance so far: two decimals while it is short (0.05 mi), one after. @param {number} metres */
+export function walked(metres, u = units()) {
+  const v = u.distance === 'mi' ? metres / 1609.344 : metres / 1000;
+  return `${(v < 10 ? n2 : n1).format(v)} ${u.distance === 'mi' ? 'mi' : 'km'}`;
 }
 
 /** A height or a climb: feet or metres. @param {number} metres */
@@ -24,6 +31,17 @@ export function away(metres, u = units()) {
   const unit = u.distance === 'mi' ? 'mi' : 'km';
   if (value < 0.1) return `less than 0.1 ${unit} away`;
   return `${(value < 10 ? n1 : n0).format(value)} ${unit} away`;
+}
+
+/** A speed: mph or km/h with one decimal. @param {number} metresPerSecond */
+export function speed(metresPerSecond, u = units()) {
+  return u.distance === 'mi' ? `${n1.format(metresPerSecond * 2.236936)} mph` : `${n1.format(metresPerSecond * 3.6)} km/h`;
+}
+
+/** A stopwatch: 01:02:03. @param {number} seconds */
+export function stopwatch(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60].map((x) => String(x).padStart(2, '0')).join(':');
 }
 
 const pct = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 });

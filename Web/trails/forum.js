@@ -13,46 +13,16 @@ import { writes, onChange, onSent } from '../accounts/outbox.js';
 import { REPORT_REASONS, placeDates } from './format.js';
 import { listForum, putForumPost, deleteForumPost, reportForumPost } from './api.js';
 import { TIER_COLOURS } from './layers.js';
+import { placePicture } from './picture.js';
 
 const SEEN_KEY = 'waymark.trails.forum-intro';
-const SVG = 'http://www.w3.org/2000/svg';
 
 let current = /** @type {{trailId: string, reload: () => void, redraw: () => void}|null} */ (null);
 onChange(() => current?.redraw());
 onSent((w) => { if (w.kind === 'trail-post' && w.ref?.trailId === current?.trailId) current.reload(); });
 
-/**
- * A picture of the spot: the trail's path and the pin, drawn to fit. Places are projected on a
- * plane scaled by the cosine of the latitude, true enough for the few kilometres of a trail.
- * @param {number[][]} path [lat, lon, ele] @param {{latitude: number, longitude: number}} pin @param {string} colour
- */
-export function pinPicture(path, pin, colour, width = 160, height = 100) {
-  const k = Math.cos((pin.latitude * Math.PI) / 180);
-  const pts = path.map(([lat, lon]) => [lon * k, -lat]);
-  const p = [pin.longitude * k, -pin.latitude];
-  const xs = [...pts.map((q) => q[0]), p[0]];
-  const ys = [...pts.map((q) => q[1]), p[1]];
-  const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
-  // Room above for the pin's head, which stands over the spot it marks.
-  const pad = 12, top = 26;
-  const scale = Math.min((width - 2 * pad) / Math.max(maxX - minX, 1e-6), (height - pad - top) / Math.max(maxY - minY, 1e-6));
-  const ox = (width - (maxX - minX) * scale) / 2, oy = top + (height - pad - top - (maxY - minY) * scale) / 2;
-  const at = (/** @type {number[]} */ q) => [ox + (q[0] - minX) * scale, oy + (q[1] - minY) * scale];
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-  svg.setAttribute('width', String(width));
-  svg.setAttribute('height', String(height));
-  svg.setAttribute('class', 'trail-pin-picture');
-  const add = (name, attrs) => { const n = document.createElementNS(SVG, name); for (const [a, v] of Object.entries(attrs)) n.setAttribute(a, String(v)); svg.append(n); return n; };
-  add('rect', { width, height, rx: 10, class: 'trail-pin-ground' });
-  const line = pts.map(at).map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(' ');
-  add('polyline', { points: line, fill: 'none', stroke: 'rgba(30,30,30,0.55)', 'stroke-width': 5, 'stroke-linejoin': 'round', 'stroke-linecap': 'round' });
-  add('polyline', { points: line, fill: 'none', stroke: colour, 'stroke-width': 3, 'stroke-linejoin': 'round', 'stroke-linecap': 'round' });
-  const [x, y] = at(p);
-  add('path', { d: `M${x} ${y} l-7 -12 a8 8 0 1 1 14 0 z`, fill: '#d93025', stroke: '#ffffff', 'stroke-width': 1.5 });
-  add('circle', { cx: x, cy: y - 17, r: 3, fill: '#ffffff' });
-  return svg;
-}
+/** A picture of the spot: the trail's path and the pin. @param {number[][]} path @param {{latitude: number, longitude: number}} pin @param {string} colour */
+export const pinPicture = (path, pin, colour) => placePicture({ lines: [{ points: path, colour }], pin });
 
 /** "34.1234° N, 117.5678° W": where a pin is, as people write it. @param {{latitude: number, longitude: number}} c */
 export function coordinateText(c) {

@@ -6,6 +6,7 @@
 //   /trails/<id>/<info|contacts|safety|points|amenities>
 //   /trails/<id>/forum               its community forum
 //   /trails/<id>/forum/pin           the drop-pin map for a new post
+//   /trails/hikes, /trails/hikes/all  My hikes: the current hike and History; every hike, sorted
 
 import { el } from '../shell/dom.js';
 import { toast } from '../shell/toast.js';
@@ -18,6 +19,7 @@ import { weatherSection } from './weather.js';
 import { commentsSection } from './comments.js';
 import { forumScreen, dropPinScreen } from './forum.js';
 import { keepForOffline } from './offline.js';
+import { startHikes } from './hikes.js';
 import { length, height, away, percent, steps, DIFFICULTY, SHAPE, AMENITY, GUIDELINE_SECTIONS, POINT_KIND } from './format.js';
 
 const PAGE = 20;
@@ -46,8 +48,23 @@ export function startTrails({ map, go }) {
     pin: /** @type {{latitude: number, longitude: number}|null} */ (null),
     /** The spot chosen on the drop-pin map for the post being written. */
     compose: /** @type {{trailId: string, pin: {latitude: number, longitude: number}}|null} */ (null),
+    /** A hike's path on the map: the one being recorded, or one chosen in History (TRL-6). */
+    hikePath: /** @type {number[][]|null} */ (null),
   };
-  addTrailLayers(map, () => (state.shown ? { trails: state.mapTrails, open: state.open, pin: state.pin } : { trails: [], open: null, pin: null }));
+  addTrailLayers(map, () => (state.shown ? { trails: state.mapTrails, open: state.open, pin: state.pin, hike: state.hikePath } : { trails: [], open: null, pin: null, hike: null }));
+  const hikes = startHikes({
+    go,
+    showPath(points, fitIt = false, around = undefined) {
+      state.hikePath = points;
+      map.invalidate();
+      const box = [...(points ?? []), ...(around ?? [])];
+      if (fitIt && box.length) {
+        const lats = box.map((p) => p[0]), lons = box.map((p) => p[1]);
+        fittedAt = performance.now();
+        map.fitBounds({ south: Math.min(...lats), north: Math.max(...lats), west: Math.min(...lons), east: Math.max(...lons) }, { padding: padding(), maxZoom: 17, animate: 300 });
+      }
+    },
+  });
 
   const body = el('div', { id: 'trails-body', class: 'trails-body' });
   const areaButton = el('button', { type: 'button', id: 'trails-search-area', class: 'trails-search-area', hidden: true,
@@ -166,7 +183,8 @@ export function startTrails({ map, go }) {
           localStorage.setItem(FILTER_KEY, JSON.stringify(state.features));
           renderBrowse({ refit: false });
         } } }), el('span', null, label))));
-    body.replaceChildren(el('h2', 'trails-title', 'Trails'), search, filters, legend(), results, suggested, favourites, all);
+    body.replaceChildren(el('div', 'trail-head', el('h2', 'trails-title', 'Trails'), el('a', { class: 'acc-button', id: 'trails-my-hikes', href: '/trails/hikes' }, 'My hikes')),
+      search, filters, legend(), results, suggested, favourites, all);
 
     let timer = 0, typed = 0;
     function onType() {
@@ -350,7 +368,9 @@ export function startTrails({ map, go }) {
       page.description ? el('p', 'trail-description', page.description) : null,
       weatherSection(t.id),
       el('div', 'trail-actions',
-        el('a', { class: 'acc-button primary trail-action', href: directionsURL(t.trailhead), target: '_blank', rel: 'noopener' }, 'Directions to the trailhead'),
+        el('button', { type: 'button', class: 'acc-button primary trail-action', id: 'trail-start-hike', on: { click: () => hikes.start(page) } },
+          hikes.current()?.trailId === t.id && !hikes.current()?.stoppedAt ? 'Hike in progress' : 'Start hike'),
+        el('a', { class: 'acc-button trail-action', href: directionsURL(t.trailhead), target: '_blank', rel: 'noopener' }, 'Directions to the trailhead'),
         el('a', { class: 'acc-button trail-action', href: gpxURL(t.id), download: `${t.id}.gpx` }, 'Download GPX')),
       section('General information',
         ...row('Length', length(m.lengthMetres) === length(m.slopeLengthMetres) ? length(m.lengthMetres)
@@ -466,6 +486,14 @@ export function startTrails({ map, go }) {
     let parts;
     try { parts = path.split('/').filter(Boolean).map(decodeURIComponent); } catch { parts = ['trails']; }
     const [, id, sub, sub2] = parts;
+    if (id === 'hikes' && parts.length <= 3 && (!sub || sub === 'all')) {
+      state.open = null;
+      areaButton.hidden = true;
+      dropPin.hidden = true;
+      body.replaceChildren(hikes.screen({ all: sub === 'all' }));
+      map.invalidate();
+      return;
+    }
     const forum = sub === 'forum' && (parts.length === 3 || (parts.length === 4 && sub2 === 'pin'));
     if (id && (forum || ((!sub || SCREENS[sub]) && parts.length <= 3))) await renderTrail(id, sub, sub2);
     else {

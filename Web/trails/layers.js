@@ -10,8 +10,9 @@ export const TIER_COLOURS = { easy: '#2e9d44', moderate: '#f2c200', hard: '#f07c
 const HALO = 'rgba(30, 30, 30, 0.55)';
 
 /**
- * @typedef {{trails: any[], open: any|null, pin?: {latitude: number, longitude: number}|null}} TrailsView
- *   trails: summaries with `line`; open: the trail page shown, or null; pin: a forum post's spot
+ * @typedef {{trails: any[], open: any|null, pin?: {latitude: number, longitude: number}|null, hike?: number[][]|null}} TrailsView
+ *   trails: summaries with `line`; open: the trail page shown, or null; pin: a forum post's spot;
+ *   hike: a hike's path, [lat, lon] pairs
  */
 
 const coordsCache = new WeakMap();
@@ -54,6 +55,11 @@ export function addTrailLayers(map, view) {
         const colour = TIER_COLOURS[v.open.summary.difficulty];
         out.push({ id: 'open-halo', kind: 'line', coords: c, stroke: HALO, width: 9 });
         out.push({ id: 'open', kind: 'line', coords: c, stroke: colour, width: 6, data: { trailId: v.open.summary.id } });
+      }
+      if (v.hike?.length > 1) {
+        const c = v.hike.map(([lat, lon]) => ({ lat, lon }));
+        out.push({ id: 'hike-halo', kind: 'line', coords: c, stroke: '#ffffff', width: 7 });
+        out.push({ id: 'hike', kind: 'line', coords: c, stroke: '#1a73e8', width: 4 });
       }
       return out;
     },

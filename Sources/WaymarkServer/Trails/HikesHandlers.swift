@@ -43,7 +43,8 @@ extension APIHandler {
         guard (1...100).contains(limit), (0...100_000).contains(offset) else { throw Problem.badRequest("limit must be 1–100 and offset 0–100000.") }
         let sort = Hikes.Sort(rawValue: input.query.sort?.rawValue ?? "date") ?? .date
         let page = try await hikes.list(userId: me.userId, sort: sort, limit: limit, offset: offset)
-        return .ok(.init(body: .json(.init(hikes: page.hikes.map(TrailsMapping.hikeSummary), total: page.total))))
+        return .ok(.init(body: .json(.init(hikes: page.hikes.map(TrailsMapping.hikeSummary), total: page.total,
+                                           timeZone: services.trails.timeZone.identifier))))
     }
 
     func getMyHike(_ input: Operations.GetMyHike.Input) async throws -> Operations.GetMyHike.Output {

@@ -14,5 +14,6 @@ extension APIHandler {
         "updateTravelPreferences": ["rideSharingService", "lunchFrom", "lunchTo"],
         "updateTrail": ["name", "area", "description", "difficulty", "shape", "accessible", "huntingAlert", "pictureId", "info",
                         "contacts", "guidelines", "points", "amenities"],
+        "putHikerBody": ["heightCentimetres", "weightKilograms", "birthYear"],
     ]
 }

@@ -189,9 +189,9 @@ include-operation-id-regex = "^(putTrailForumPost|deleteTrailForumPost|reportTra
 headers = { Authorization = "Bearer {member_token}" }
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
 # TRL-6: a hike needs a trail that exists, an end after its start and not in the future, fixes of
-# four or five finite numbers from the start on, and an id of its writer's; body figures have ranges
+# four or five finite numbers from the start on, and an id of its writer's; body figures have ranges; a scavenger hunt is on easy and moderate trails with focal points (TRL-10)
 [[operations]]
-include-operation-id-regex = "^(getHikerBody|putHikerBody|listMyHikes|getMyHike|saveMyHike|deleteMyHike|getMyHikeGPX)$"
+include-operation-id-regex = "^(getHikerBody|putHikerBody|listMyHikes|getMyHike|saveMyHike|deleteMyHike|getMyHikeGPX|getMyScavengerHunt|markScavengerFind)$"
 headers = { Authorization = "Bearer {member_token}" }
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "404", "409", "413", "429"]
 [[operations]]

@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-27.2';
+const VERSION = '2026-11-27.3';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -131,6 +131,7 @@ const SHELL = [
   '/trails/forum.js',
   '/trails/hike-stats.js',
   '/trails/hikes.js',
+  '/trails/hunt.js',
   '/trails/index.js',
   '/trails/layers.js',
   '/trails/moderation.js',

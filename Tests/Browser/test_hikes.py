@@ -128,3 +128,33 @@ def test_TRL_6_record_a_hike_from_a_position_feed_stop_rate_save_and_see_it_in_h
     hike = history["hikes"][0]
     assert 40 <= hike["distanceMetres"] <= 56, hike
     app.screenshot(artifacts / "trails-phone-hike-history.png")
+
+
+def test_TRL_10_tick_focal_points_on_a_scavenger_hunt_and_find_them_kept(driver, server, artifacts):
+    import json
+    status, ana = api(server.url, "POST", "/v1/accounts", {"username": f"ana{secrets.token_hex(3)}", "password": PASSWORD})
+    assert status == 201, ana
+    _, listed = api(server.url, "GET", "/v1/trails?limit=100&difficulty=easy")
+    trail = None
+    for t in listed["trails"]:
+        _, page = api(server.url, "GET", f"/v1/trails/{t['id']}")
+        focal = [p for p in page["points"] if p["focalPoint"]]
+        if len(focal) >= 2:
+            trail = page
+            break
+    assert trail, "a demo trail with a hunt"
+    tid = trail["summary"]["id"]
+    app = App(driver, server.url).open("/trails")
+    app.js("localStorage.setItem('waymark.account.token', arguments[0]);"
+           "localStorage.setItem('waymark.account.me', arguments[1]);", ana["token"], json.dumps(ana["user"]))
+    app.open(f"/trails/{tid}")
+    app.js("arguments[0].click()", app.wait(lambda: app.els("#trail-hunt-link"), timeout=20, message="the Scavenger hunt button")[0])
+    app.wait(lambda: app.els("#hunt-list input[type=checkbox]"), message="the focal points")
+    assert len(app.els("#hunt-list li")) == len(focal) and app.els("#hunt-list img"), "each with its picture"
+    app.wait(lambda: app.el("#hunt-progress").text.startswith("0 of"), message="nothing found yet")
+    app.el(f'#hunt-list input[data-point="{focal[0]["id"]}"]').click()
+    app.wait(lambda: api(server.url, "GET", f"/v1/me/scavenger-hunts/{tid}", token=ana["token"])[1]["found"] == 1, message="the find kept")
+    app.screenshot(artifacts / "trails-phone-scavenger-hunt.png")
+    app.open(f"/trails/{tid}/hunt")
+    app.wait(lambda: app.el(f'#hunt-list input[data-point="{focal[0]["id"]}"]').is_selected(), message="still ticked after a reload")
+    assert app.el("#hunt-progress").text.startswith("1 of")

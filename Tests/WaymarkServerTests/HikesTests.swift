@@ -92,4 +92,32 @@ struct HikesTests {
             }
         }
     }
+
+    @Test("TRL-10 a scavenger hunt lists an easy or moderate trail's focal points; finds are kept per person and trail, ticked once, and only the finder's",
+          arguments: TestDatabase.available)
+    func trl10ScavengerHunt(db: TestDatabase) async throws {
+        try await TrailsTests.withDemo(db) { ctx in
+            let ana = try await ctx.register("ana"), ben = try await ctx.register("ben")
+            let trails = DemoTrails.all()
+            let easy = try #require(trails.first { $0.difficulty != .hard && $0.points.contains(where: \.focalPoint) })
+            let hard = try #require(trails.first { $0.difficulty == .hard })
+            let path = "/v1/me/scavenger-hunts/\(easy.id)"
+            let hunt = try await ctx.call(.GET, path, token: ana.token)
+            let focal = easy.points.filter(\.focalPoint)
+            #expect(hunt.status == .ok && hunt.json["total"] as? Int == focal.count && hunt.json["found"] as? Int == 0)
+            let first = try #require(focal.first)
+            for _ in 0..<2 {
+                let marked = try await ctx.call(.PUT, "\(path)/\(first.id)", token: ana.token, json: ["found": true])
+                #expect(marked.status == .ok && marked.json["found"] as? Int == 1, "ticking twice is one find")
+            }
+            let points = try await ctx.call(.GET, path, token: ana.token).json["points"] as? [[String: Any]] ?? []
+            #expect(points.first { ($0["point"] as? [String: Any])?["id"] as? String == first.id }?["foundAt"] as? String != nil)
+            #expect(try await ctx.call(.GET, path, token: ben.token).json["found"] as? Int == 0, "another person's hunt is their own")
+            #expect(try await ctx.call(.PUT, "\(path)/\(first.id)", token: ana.token, json: ["found": false]).json["found"] as? Int == 0)
+            #expect(try await ctx.call(.PUT, "\(path)/no-such-point", token: ana.token, json: ["found": true]).status == .notFound)
+            let none = try await ctx.call(.GET, "/v1/me/scavenger-hunts/\(hard.id)", token: ana.token)
+            #expect(none.status == .notFound && none.problemType == "no-scavenger-hunt")
+            #expect(try await ctx.call(.GET, "/v1/me/scavenger-hunts/nope", token: ana.token).status == .notFound)
+        }
+    }
 }

@@ -124,3 +124,13 @@ export const saveHike = (h) => sendOrQueue({
   },
   ref: { hikeId: h.id, trailId: h.trailId },
 });
+
+// ---- Scavenger hunts (TRL-10) ----
+
+/** @param {string} trailId */
+export const getHunt = (trailId) => authed('GET', `/v1/me/scavenger-hunts/${id(trailId)}`);
+/** Ticks or unticks a focal point; offline it waits in the outbox (TRL-11). @param {{id: string, name: string}} trail @param {{id: string, name: string}} point @param {boolean} found */
+export const markFind = (trail, point, found) => sendOrQueue({
+  kind: 'scavenger', label: `${found ? 'Found' : 'Not found'}: ${point.name} on ${trail.name}`, method: 'PUT',
+  path: `/v1/me/scavenger-hunts/${id(trail.id)}/${id(point.id)}`, json: { found }, ref: { trailId: trail.id, pointId: point.id, found }, supersedes: true,
+});

@@ -6,6 +6,7 @@
 //   /trails/<id>/<info|contacts|safety|points|amenities>
 //   /trails/<id>/forum               its community forum
 //   /trails/<id>/forum/pin           the drop-pin map for a new post
+//   /trails/<id>/hunt                its scavenger hunt (easy and moderate trails)
 //   /trails/hikes, /trails/hikes/all  My hikes: the current hike and History; every hike, sorted
 
 import { el } from '../shell/dom.js';
@@ -20,6 +21,7 @@ import { commentsSection } from './comments.js';
 import { forumScreen, dropPinScreen } from './forum.js';
 import { keepForOffline } from './offline.js';
 import { startHikes } from './hikes.js';
+import { huntScreen, hasHunt } from './hunt.js';
 import { length, height, away, percent, steps, DIFFICULTY, SHAPE, AMENITY, GUIDELINE_SECTIONS, POINT_KIND } from './format.js';
 
 const PAGE = 20;
@@ -343,7 +345,7 @@ export function startTrails({ map, go }) {
     dropPin.hidden = true;
     if (changed) { state.pin = null; fit(); }
     await loadFavourites();
-    const screen = sub === 'forum' ? forumPages(page, sub2) : sub ? subScreen(page, sub) : trailPage(page, fromCache);
+    const screen = sub === 'forum' ? forumPages(page, sub2) : sub === 'hunt' ? (hasHunt(page) ? huntScreen(page) : trailPage(page, fromCache)) : sub ? subScreen(page, sub) : trailPage(page, fromCache);
     if (!screen) return;
     body.replaceChildren(screen);
     body.parentElement?.scrollTo({ top: 0 });
@@ -385,7 +387,8 @@ export function startTrails({ map, go }) {
       chart ? el('figure', 'trail-chart', chart, el('figcaption', null, 'Elevation along the trail')) : null,
       el('nav', { class: 'trail-buttons', 'aria-label': 'More about this trail' },
         ...Object.entries(SCREENS).map(([key, title]) => el('a', { class: 'trail-button', href: `/trails/${encodeURIComponent(t.id)}/${key}` }, title, el('span', { 'aria-hidden': 'true' }, '›'))),
-        el('a', { class: 'trail-button', id: 'trail-forum-link', href: `/trails/${encodeURIComponent(t.id)}/forum` }, 'Community forum', el('span', { 'aria-hidden': 'true' }, '›'))),
+        el('a', { class: 'trail-button', id: 'trail-forum-link', href: `/trails/${encodeURIComponent(t.id)}/forum` }, 'Community forum', el('span', { 'aria-hidden': 'true' }, '›')),
+        hasHunt(page) ? el('a', { class: 'trail-button', id: 'trail-hunt-link', href: `/trails/${encodeURIComponent(t.id)}/hunt` }, 'Scavenger hunt', el('span', { 'aria-hidden': 'true' }, '›')) : null),
       commentsSection(t, page.timeZone),
       cachedMe()?.isOperator ? operatorPicture(t) : null);
   }
@@ -495,7 +498,7 @@ export function startTrails({ map, go }) {
       return;
     }
     const forum = sub === 'forum' && (parts.length === 3 || (parts.length === 4 && sub2 === 'pin'));
-    if (id && (forum || ((!sub || SCREENS[sub]) && parts.length <= 3))) await renderTrail(id, sub, sub2);
+    if (id && (forum || ((!sub || SCREENS[sub] || sub === 'hunt') && parts.length <= 3))) await renderTrail(id, sub, sub2);
     else {
       if (id) { go('/trails', { replace: true }); return; }
       await renderBrowse();

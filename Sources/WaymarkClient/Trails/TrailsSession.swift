@@ -9,5 +9,6 @@ extension SessionMiddleware {
         "listTrailForumPosts", "putTrailForumPost", "deleteTrailForumPost", "reportTrailForumPost",
         "listReportedTrailForumPosts", "moderateTrailForumPost",
         "getHikerBody", "putHikerBody", "listMyHikes", "getMyHike", "saveMyHike", "deleteMyHike", "getMyHikeGPX",
+        "getMyScavengerHunt", "markScavengerFind",
     ]
 }

@@ -4,6 +4,7 @@ import SQLKit
 /// Recorded hikes (TRL-6) and what a hiker tells for steps and calories. A hike is saved by the
 /// person who walked it, under the id their device chose, with the fixes the recording kept
 /// and its figures; a trail removed from the catalogue leaves its hikes with the name it had.
+/// The scavenger hunts' finds (TRL-10) are kept per person, trail and focal point.
 struct CreateHikes: AsyncMigration {
     var name: String { "0019_CreateHikes" }
 
@@ -39,11 +40,21 @@ struct CreateHikes: AsyncMigration {
             )
             """).run()
         try await sql.raw("CREATE INDEX hikes_user ON hikes (user_id, started_at)").run()
+        // Scavenger hunts (TRL-10): the focal points a person has found, per trail.
+        try await sql.raw("""
+            CREATE TABLE scavenger_finds (
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                trail_id TEXT NOT NULL REFERENCES trails(id) ON DELETE CASCADE,
+                point_id TEXT NOT NULL,
+                found_at BIGINT NOT NULL,
+                PRIMARY KEY (user_id, trail_id, point_id)
+            )
+            """).run()
     }
 
     func revert(on database: any Database) async throws {
         let sql = database as! any SQLDatabase
-        for table in ["hikes", "hiker_bodies"] {
+        for table in ["scavenger_finds", "hikes", "hiker_bodies"] {
             try await sql.raw("DROP TABLE \(unsafeRaw: table)").run()
         }
     }

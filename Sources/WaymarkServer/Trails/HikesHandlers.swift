@@ -86,3 +86,30 @@ extension APIHandler {
         return .ok(.init(headers: .init(contentDisposition: "attachment; filename=\"hike-\(hike.id).gpx\""), body: .applicationGpxXml(HTTPBody(document.gpx()))))
     }
 }
+
+// MARK: Scavenger hunts (TRL-10)
+
+extension APIHandler {
+    private func hunt(userId: String, trailId: String) async throws -> Components.Schemas.ScavengerHunt {
+        let hunts = services.trails.hunts
+        let (_, points) = try await hunts.focalPoints(trailId)
+        let found = try await hunts.found(userId: userId, trailId: trailId)
+        return .init(trailId: trailId, found: points.filter { found[$0.id] != nil }.count, total: points.count,
+                     points: points.map { .init(point: TrailsMapping.point($0), found: found[$0.id] != nil, foundAt: found[$0.id]) })
+    }
+
+    func getMyScavengerHunt(_ input: Operations.GetMyScavengerHunt.Input) async throws -> Operations.GetMyScavengerHunt.Output {
+        let me = try RequestContext.requirePrincipal()
+        guard input.path.trailId.unicodeScalars.count <= 64 else { throw Problem.notFound("trail") }
+        return .ok(.init(body: .json(try await hunt(userId: me.userId, trailId: input.path.trailId))))
+    }
+
+    func markScavengerFind(_ input: Operations.MarkScavengerFind.Input) async throws -> Operations.MarkScavengerFind.Output {
+        let me = try RequestContext.requirePrincipal()
+        guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
+        guard input.path.trailId.unicodeScalars.count <= 64 else { throw Problem.badRequest("trailId must be at most 64 characters.") }
+        guard input.path.pointId.unicodeScalars.count <= 100 else { throw Problem.badRequest("pointId must be at most 100 characters.") }
+        try await services.trails.hunts.mark(userId: me.userId, trailId: input.path.trailId, pointId: input.path.pointId, found: body.found)
+        return .ok(.init(body: .json(try await hunt(userId: me.userId, trailId: input.path.trailId))))
+    }
+}

@@ -35,11 +35,7 @@ enum TrailsMapping {
                 .init(kind: .init(rawValue: g.kind.rawValue)!, name: g.name, description: g.description, warningSigns: g.warningSigns,
                       pictureId: g.pictureId, pictureURL: pictureURL(g.pictureId))
             },
-            points: t.points.map { p in
-                .init(id: p.id, kind: kind(p.kind), name: p.name, history: p.history,
-                      position: p.position.map { .init(latitude: $0.latitude, longitude: $0.longitude) }, focalPoint: p.focalPoint,
-                      pictureId: p.pictureId, pictureURL: pictureURL(p.pictureId))
-            },
+            points: t.points.map(point),
             amenities: t.amenities.map { .init(rawValue: $0.rawValue)! },
             updatedAt: r.updatedAt, timeZone: timeZone.identifier)
     }
@@ -63,6 +59,12 @@ enum TrailsMapping {
         .init(id: p.id, trailId: p.trailId, authorName: p.authorName, text: p.text,
               pin: .init(latitude: p.pin.latitude, longitude: p.pin.longitude), mine: p.userId == viewer,
               createdAt: p.createdAt, updatedAt: p.updatedAt)
+    }
+
+    static func point(_ p: PointOfInterest) -> Components.Schemas.PointOfInterest {
+        .init(id: p.id, kind: kind(p.kind), name: p.name, history: p.history,
+              position: p.position.map { .init(latitude: $0.latitude, longitude: $0.longitude) }, focalPoint: p.focalPoint,
+              pictureId: p.pictureId, pictureURL: pictureURL(p.pictureId))
     }
 
     static func hikeSummary(_ h: HikeRow) -> Components.Schemas.HikeSummary {

@@ -28,6 +28,12 @@ struct TrailsPersonalData: PersonalData {
             ON CONFLICT (user_id) DO NOTHING
             """).run()
         try await sql.raw("DELETE FROM hiker_bodies WHERE user_id = \(bind: deviceId)").run()
+        try await sql.raw("""
+            INSERT INTO scavenger_finds (user_id, trail_id, point_id, found_at)
+            SELECT \(bind: accountId), trail_id, point_id, found_at FROM scavenger_finds WHERE user_id = \(bind: deviceId)
+            ON CONFLICT (user_id, trail_id, point_id) DO NOTHING
+            """).run()
+        try await sql.raw("DELETE FROM scavenger_finds WHERE user_id = \(bind: deviceId)").run()
     }
 
     func erase(userId: String, now: Date, sql: any SQLDatabase) async throws {
@@ -38,7 +44,7 @@ struct TrailsPersonalData: PersonalData {
             UPDATE trail_comments SET score = score - (SELECT v.vote FROM trail_comment_votes v WHERE v.comment_id = trail_comments.id AND v.user_id = \(bind: userId))
             WHERE id IN (SELECT comment_id FROM trail_comment_votes WHERE user_id = \(bind: userId))
             """).run()
-        for table in ["trail_comment_votes", "trail_comment_reports", "trail_comments", "trail_forum_reports", "trail_forum_posts", "hikes", "hiker_bodies"] {
+        for table in ["trail_comment_votes", "trail_comment_reports", "trail_comments", "trail_forum_reports", "trail_forum_posts", "hikes", "hiker_bodies", "scavenger_finds"] {
             try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: userId)").run()
         }
     }

@@ -11,6 +11,7 @@ struct TrailsServices: Sendable {
     let comments: TrailComments
     let forum: TrailForum
     let hikes: Hikes
+    let hunts: ScavengerHunts
     let notifier: Notifier
     let now: @Sendable () -> Date
     let logger: Logger
@@ -26,6 +27,7 @@ struct TrailsServices: Sendable {
         comments = TrailComments(store: env.store, now: env.now)
         forum = TrailForum(store: env.store, now: env.now)
         hikes = Hikes(store: env.store, trails: trails, now: env.now)
+        hunts = ScavengerHunts(store: env.store, trails: trails, now: env.now)
         weather = TrailWeather(store: env.store, provider: provider, now: env.now, logger: env.logger)
         now = env.now
         logger = env.logger
@@ -133,5 +135,6 @@ extension TrailsServices {
         "listReportedTrailComments", "moderateTrailComment",
         "putTrailForumPost", "deleteTrailForumPost", "reportTrailForumPost", "listReportedTrailForumPosts", "moderateTrailForumPost",
         "getHikerBody", "putHikerBody", "listMyHikes", "getMyHike", "saveMyHike", "deleteMyHike", "getMyHikeGPX",
+        "getMyScavengerHunt", "markScavengerFind",
     ]
 }

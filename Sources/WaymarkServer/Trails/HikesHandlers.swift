@@ -8,14 +8,7 @@ import WaymarkCore
 extension APIHandler {
     private var hikes: Hikes { services.trails.hikes }
 
-    /// The contract's pattern for a hike id, which the generated types do not check.
-    private func hikeId(_ raw: String) throws -> String {
-        guard (8...64).contains(raw.unicodeScalars.count),
-              raw.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }) else {
-            throw Problem.badRequest("hikeId must be 8–64 letters, digits, '-' or '_'; a new hike takes a random UUID.")
-        }
-        return raw
-    }
+    private func hikeId(_ raw: String) throws -> String { try ClientChosenId.validated(raw, name: "hikeId", noun: "hike") }
 
     private func bodyView(_ userId: String) async throws -> Components.Schemas.HikerBody {
         let b = try await hikes.body(userId: userId)

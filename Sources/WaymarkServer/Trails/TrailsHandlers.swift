@@ -329,14 +329,7 @@ extension APIHandler {
 extension APIHandler {
     private var forum: TrailForum { services.trails.forum }
 
-    /// The contract's pattern for a post id, which the generated types do not check.
-    private func postId(_ raw: String) throws -> String {
-        guard (8...64).contains(raw.unicodeScalars.count),
-              raw.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }) else {
-            throw Problem.badRequest("postId must be 8–64 letters, digits, '-' or '_'; a new post takes a random UUID.")
-        }
-        return raw
-    }
+    private func postId(_ raw: String) throws -> String { try ClientChosenId.validated(raw, name: "postId", noun: "post") }
 
     func listTrailForumPosts(_ input: Operations.ListTrailForumPosts.Input) async throws -> Operations.ListTrailForumPosts.Output {
         let id = try await existingTrailId(input.path.trailId)

@@ -146,6 +146,7 @@ export function startHikes(o) {
     keep(r);
     unwatch();
     redraw();
+    if (r.fixes.length) o.showPath(r.fixes.map((f) => [f.lat, f.lon]), true, r.path);
     const stars = await choose({ title: `How was ${r.trailName}?`, name: 'hike-stars', message: 'Rate the trail: your stars open a comment for other hikers.',
       actions: [1, 2, 3, 4, 5].map((n) => ({ id: String(n), label: '★'.repeat(n) })).concat([{ id: 'later', label: 'Not now' }]) });
     if (stars && stars !== 'later') {

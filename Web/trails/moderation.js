@@ -6,9 +6,8 @@ import { el } from '../shell/dom.js';
 import { toast } from '../shell/toast.js';
 import { problemText } from '../shell/api.js';
 import { reportedComments, reportedPosts, moderate } from './api.js';
-import { REPORT_REASONS } from './format.js';
+import { REPORT_REASONS, placeDates } from './format.js';
 
-const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const REASON = Object.fromEntries(REPORT_REASONS);
 
 /** "Spam or advertising (2), Wrong about this trail": each reason once, with how often. @param {string[]} reasons */
@@ -23,11 +22,14 @@ export function moderationView() {
   let alive = true;
   const status = el('p', { class: 'muted small', role: 'status' }, 'Loading…');
   const list = el('ul', { class: 'moderation-list', id: 'moderation-list' });
+  /** Dates as the trails' region tells them. */
+  let when = placeDates(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
   async function load() {
     try {
       const [c, p] = await Promise.all([reportedComments(), reportedPosts()]);
       if (!alive) return;
+      when = placeDates(c.timeZone, { dateStyle: 'medium', timeStyle: 'short' });
       const items = [
         ...c.comments.map((x) => ({ kind: /** @type {'comment'} */ ('comment'), id: x.comment.id, trail: x.trailName, author: x.comment.authorName,
           text: x.comment.text || `${x.comment.stars} stars, no text`, at: x.comment.updatedAt, reports: x.reports, reasons: x.reasons, hidden: x.hidden })),

@@ -312,7 +312,7 @@ extension APIHandler {
         let queue = try await comments.queue()
         return .ok(.init(body: .json(.init(comments: queue.map {
             .init(comment: TrailsMapping.comment($0.comment), trailName: $0.trailName, reports: $0.reports, reasons: $0.reasons, hidden: $0.comment.hidden)
-        }))))
+        }, timeZone: trails.timeZone.identifier))))
     }
 
     func moderateTrailComment(_ input: Operations.ModerateTrailComment.Input) async throws -> Operations.ModerateTrailComment.Output {
@@ -371,7 +371,7 @@ extension APIHandler {
         let queue = try await forum.queue()
         return .ok(.init(body: .json(.init(posts: queue.map {
             .init(post: TrailsMapping.post($0.post, viewer: nil), trailName: $0.trailName, reports: $0.reports, reasons: $0.reasons, hidden: $0.post.hidden)
-        }))))
+        }, timeZone: services.trails.timeZone.identifier))))
     }
 
     func moderateTrailForumPost(_ input: Operations.ModerateTrailForumPost.Input) async throws -> Operations.ModerateTrailForumPost.Output {

@@ -35,19 +35,17 @@ struct Hikes: Sendable {
 
     // MARK: The hiker's body
 
-    func body(userId: String) async throws -> HikerBody {
+    /// What the person told, with the year of birth as told and the age worked out from it.
+    func told(userId: String) async throws -> (body: HikerBody, birthYear: Int?) {
         guard let r = try await store.sql.raw("SELECT height_cm, weight_kg, birth_year FROM hiker_bodies WHERE user_id = \(bind: userId)").first() else {
-            return HikerBody()
+            return (HikerBody(), nil)
         }
         let year = try r.decode(column: "birth_year", as: Int?.self)
         let thisYear = Calendar(identifier: .gregorian).component(.year, from: now())
-        return HikerBody(heightCentimetres: try r.decode(column: "height_cm", as: Double?.self),
-                         weightKilograms: try r.decode(column: "weight_kg", as: Double?.self),
-                         ageYears: year.map { thisYear - $0 })
-    }
-
-    func birthYear(userId: String) async throws -> Int? {
-        try await store.sql.raw("SELECT birth_year FROM hiker_bodies WHERE user_id = \(bind: userId)").first()?.decode(column: "birth_year", as: Int?.self)
+        let body = HikerBody(heightCentimetres: try r.decode(column: "height_cm", as: Double?.self),
+                             weightKilograms: try r.decode(column: "weight_kg", as: Double?.self),
+                             ageYears: year.map { thisYear - $0 })
+        return (body, year)
     }
 
     /// Replaces what the person told; each figure is checked against what a person can be.
@@ -78,7 +76,7 @@ struct Hikes: Sendable {
         guard endedAt <= now().addingTimeInterval(300) else { throw Problem.badRequest("endedAt is in the future; check the device's clock.") }
         guard fixes.count <= Self.maximumFixes else { throw Problem.badRequest("At most \(Self.maximumFixes) fixes; keep one every few seconds.") }
         guard let trail = try await trails.row(trailId) else { throw Problem.unknownReference(field: "trailId", "trail") }
-        let stats = HikeStatistics(fixes: fixes, start: startedAt, end: endedAt, body: try await body(userId: userId))
+        let stats = HikeStatistics(fixes: fixes, start: startedAt, end: endedAt, body: try await told(userId: userId).body)
         let kept = HikeFixFilter().segments(fixes.filter { $0.time >= startedAt && $0.time <= endedAt }).segments.flatMap { $0 }
         let encoded = String(decoding: try JSONEncoder().encode(kept.map { Self.wire($0, start: startedAt) }), as: UTF8.self)
         let now = now()

@@ -11,8 +11,8 @@ extension APIHandler {
     private func hikeId(_ raw: String) throws -> String { try ClientChosenId.validated(raw, name: "hikeId", noun: "hike") }
 
     private func bodyView(_ userId: String) async throws -> Components.Schemas.HikerBody {
-        let b = try await hikes.body(userId: userId)
-        return .init(heightCentimetres: b.heightCentimetres, weightKilograms: b.weightKilograms, birthYear: try await hikes.birthYear(userId: userId))
+        let (b, year) = try await hikes.told(userId: userId)
+        return .init(heightCentimetres: b.heightCentimetres, weightKilograms: b.weightKilograms, birthYear: year)
     }
 
     func getHikerBody(_ input: Operations.GetHikerBody.Input) async throws -> Operations.GetHikerBody.Output {

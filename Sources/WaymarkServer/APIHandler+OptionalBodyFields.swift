@@ -15,5 +15,6 @@ extension APIHandler {
         "updateTrail": ["name", "area", "description", "difficulty", "shape", "accessible", "huntingAlert", "pictureId", "info",
                         "contacts", "guidelines", "points", "amenities"],
         "putHikerBody": ["heightCentimetres", "weightKilograms", "birthYear"],
+        "createThread": ["title"],
     ]
 }

@@ -52,6 +52,7 @@ struct WaymarkServices: Sendable {
         let trails = TrailsServices(environment, weather: config.weatherURL.map { OpenMeteoProvider(client: pushClient, baseURL: $0) },
                                    notifications: notifications)
         accounts.personalData.register(TrailsPersonalData())
+        accounts.personalData.register(SocialPersonalData())
         let operations = OperationsServices(environment, accounts: accounts, openAPIDocument: document)
         return WaymarkServices(environment: environment, accounts: accounts, parking: parking, wayfinding: wayfinding, planner: planner, trails: trails,
                                notifications: notifications, operations: operations)
@@ -64,6 +65,7 @@ struct WaymarkServices: Sendable {
         .union(WayfindingServices.signedInOperations)
         .union(PlannerServices.signedInOperations)
         .union(TrailsServices.signedInOperations)
+        .union(SocialServices.signedInOperations)
         .union(NotificationsServices.signedInOperations)
         .union(OperationsServices.signedInOperations)
 
@@ -71,6 +73,7 @@ struct WaymarkServices: Sendable {
     func prime() async throws {
         try await parking.live.prime()
         try await notifications.hub.prime()
+        try await trails.social.hub.prime()
         try await notifications.pusher.prime()
     }
 
@@ -82,6 +85,7 @@ struct WaymarkServices: Sendable {
         accounts.start(background, jobs: jobs, environment: environment)
         wayfinding.start(background, jobs: jobs)
         trails.start(background, jobs: jobs)
+        trails.social.start(background, jobs: jobs, environment: environment)
     }
 }
 

@@ -1,6 +1,7 @@
 extension SessionMiddleware {
     /// Trails calls that take the session token: favourites, comments, forum posts, and operators'
-    /// imports, edits and moderation.
+    /// imports, edits and moderation, hikes,
+    /// friends, messages and location sharing.
     static let trails: Set<String> = [
         "importTrails", "updateTrail", "deleteTrail", "uploadTrailPicture",
         "listTrailFavourites", "addTrailFavourite", "removeTrailFavourite",
@@ -10,5 +11,9 @@ extension SessionMiddleware {
         "listReportedTrailForumPosts", "moderateTrailForumPost",
         "getHikerBody", "putHikerBody", "listMyHikes", "getMyHike", "saveMyHike", "deleteMyHike", "getMyHikeGPX",
         "getMyScavengerHunt", "markScavengerFind",
+        "searchPeople", "getFriends", "befriend", "unfriend", "blockPerson", "unblockPerson",
+        "listThreads", "createThread", "getThread", "addThreadMember", "removeThreadMember",
+        "listThreadMessages", "putThreadMessage", "deleteThreadMessage", "markThreadRead", "streamThread",
+        "getLocationSharing", "setLocationSharing", "reportSharedPosition", "listFriendPositions",
     ]
 }

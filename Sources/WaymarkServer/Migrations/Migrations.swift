@@ -22,5 +22,6 @@ enum Migrations {
         CreateTrails(),
         CreateTrailForum(),
         CreateHikes(),
+        CreateFriendsAndMessages(),
     ]
 }

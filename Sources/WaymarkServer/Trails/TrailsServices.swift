@@ -12,6 +12,7 @@ struct TrailsServices: Sendable {
     let forum: TrailForum
     let hikes: Hikes
     let hunts: ScavengerHunts
+    let social: SocialServices
     let notifier: Notifier
     let now: @Sendable () -> Date
     let logger: Logger
@@ -28,6 +29,7 @@ struct TrailsServices: Sendable {
         forum = TrailForum(store: env.store, now: env.now)
         hikes = Hikes(store: env.store, trails: trails, now: env.now)
         hunts = ScavengerHunts(store: env.store, trails: trails, now: env.now)
+        social = SocialServices(env, notifier: notifications.notifier)
         weather = TrailWeather(store: env.store, provider: provider, now: env.now, logger: env.logger)
         now = env.now
         logger = env.logger

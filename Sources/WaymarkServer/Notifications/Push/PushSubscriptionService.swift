@@ -91,6 +91,9 @@ extension NotificationDraft.Kind {
         case .spaceFreed: "A booked space was freed in a lot you watch"
         case .planUnreachable: "An event in your plan cannot be reached in time"
         case .trailSuggestions: "Trails to try, every Thursday"
+        case .friendRequest: "Someone asks to be your friend"
+        case .friendAccepted: "Someone accepted your friend request"
+        case .message: "New messages from friends"
         }
     }
 }

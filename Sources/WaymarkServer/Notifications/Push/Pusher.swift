@@ -127,6 +127,8 @@ final class Pusher: Sendable {
     /// The screen a notification is about: a tap on it opens this path of the web app.
     static func screen(of row: NotificationRow) -> String {
         if row.kind == NotificationDraft.Kind.trailSuggestions.rawValue { return "/trails" }
+        if let thread = row.threadId { return "/trails/messages/\(thread)" }
+        if row.kind == NotificationDraft.Kind.friendRequest.rawValue || row.kind == NotificationDraft.Kind.friendAccepted.rawValue { return "/trails/friends" }
         return row.lotId.map { "/lots/\($0)" } ?? row.planDay.map { "/plan/day/\($0)" } ?? "/me/inbox"
     }
 

@@ -36,6 +36,8 @@ struct SocialTests {
             #expect(try await ctx.call(.PUT, "/v1/me/friends/\(ben.id)", token: ana.token).json["relation"] as? String == "requested")
             let inbox = try await ctx.call(.GET, "/v1/me/notifications", token: ben.token).json["notifications"] as? [[String: Any]] ?? []
             #expect(inbox.count == 1 && inbox.first?["kind"] as? String == "friend-request" && (inbox.first?["title"] as? String ?? "").contains("ana_hikes"))
+            let request = try #require(try await NotificationStore.after(0, userId: ben.id, limit: 10, sql: ctx.services.store.sql).first)
+            #expect(Pusher.screen(of: request) == "/trails/friends", "a pushed request opens Friends")
             let benView = try await ctx.call(.GET, "/v1/me/friends", token: ben.token).json
             #expect(Self.ids(benView["incoming"]) == [ana.id] && Self.ids(benView["friends"]).isEmpty)
             #expect(Self.ids(try await ctx.call(.GET, "/v1/me/friends", token: ana.token).json["outgoing"]) == [ben.id])
@@ -105,13 +107,16 @@ struct SocialTests {
             let list = try await ctx.call(.GET, "/v1/me/threads", token: ben.token)
             #expect(list.json["unreadCount"] as? Int == 2)
             #expect(((list.json["threads"] as? [[String: Any]])?.first?["lastMessage"] as? [String: Any])?["text"] as? String == "At 8?")
-            let notices = (try await ctx.call(.GET, "/v1/me/notifications", token: ben.token).json["notifications"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "message" }
+            let notices = (try await ctx.call(.GET, "/v1/me/notifications", token: ben.token).json["notifications"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "thread-message" }
             #expect(notices.count == 1 && notices.first?["threadId"] as? String == thread && notices.first?["body"] as? String == "Meet at the trailhead?")
+            // By Web Push too, opening the conversation when tapped.
+            let pushed = try #require(try await NotificationStore.after(0, userId: ben.id, limit: 50, sql: ctx.services.store.sql).first { $0.kind == "thread-message" })
+            #expect(Pusher.screen(of: pushed) == "/trails/messages/\(thread)")
             #expect(try await ctx.call(.GET, "/v1/me/threads", token: ana.token).json["unreadCount"] as? Int == 0, "your own messages are read")
             #expect(try await ctx.call(.PUT, "/v1/me/threads/\(thread)/read", token: ben.token).status == .noContent)
             #expect(try await ctx.call(.GET, "/v1/me/threads", token: ben.token).json["unreadCount"] as? Int == 0)
             let unreadNotices = (try await ctx.call(.GET, "/v1/me/notifications", token: ben.token).json["notifications"] as? [[String: Any]] ?? [])
-                .filter { $0["kind"] as? String == "message" && $0["read"] as? Bool == false }
+                .filter { $0["kind"] as? String == "thread-message" && $0["read"] as? Bool == false }
             #expect(unreadNotices.isEmpty, "reading the thread reads its notice")
 
             // Edit and delete: the writer only.

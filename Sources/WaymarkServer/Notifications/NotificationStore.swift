@@ -15,7 +15,7 @@ struct NotificationDraft: Sendable {
         case trailSuggestions = "trail-suggestions"
         case friendRequest = "friend-request"
         case friendAccepted = "friend-accepted"
-        case message = "message"
+        case message = "thread-message"
     }
 
     var userId: String

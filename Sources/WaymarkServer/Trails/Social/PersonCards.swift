@@ -7,9 +7,13 @@ struct PersonCard: Sendable, Equatable {
     var id: String
     var username: String
     var name: String
-    var pictureURL: String?
+    /// Their uploaded picture, the address they gave, or the default avatar, as `Me` has it.
+    var pictureURL: String
 
-    static let columns: SQLQueryString = "u.id, u.username, u.first_name, u.last_name, u.picture_url"
+    static let columns: SQLQueryString = """
+        u.id, u.username, u.first_name, u.last_name, u.picture_url,
+        (SELECT p.updated_at FROM user_pictures p WHERE p.user_id = u.id) AS picture_updated_at
+        """
 
     init(_ r: any SQLRow) throws {
         id = try r.decode(column: "id", as: String.self)
@@ -18,7 +22,11 @@ struct PersonCard: Sendable, Equatable {
         let last = try r.decode(column: "last_name", as: String?.self) ?? ""
         let full = [first, last].filter { !$0.isEmpty }.joined(separator: " ")
         name = full.isEmpty ? username : full
-        pictureURL = try r.decode(column: "picture_url", as: String?.self)
+        if let uploaded = try r.decode(column: "picture_updated_at", as: Int64?.self) {
+            pictureURL = "/v1/users/\(id)/picture?v=\(uploaded)"
+        } else {
+            pictureURL = try r.decode(column: "picture_url", as: String?.self) ?? "/v1/users/\(id)/picture"
+        }
     }
 
     /// The cards of these accounts, in the order of `ids`; ids of no account are left out.

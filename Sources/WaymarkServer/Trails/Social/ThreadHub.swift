@@ -40,7 +40,7 @@ struct ThreadLog: TailedLog {
         return try await sql.raw("""
             SELECT e.seq, e.thread_id AS event_thread, e.kind, e.message_id AS event_message,
                    m.id AS message_id, m.thread_id, m.text, m.posted_seq, m.created_at AS sent_at, m.edited_at,
-                   u.id, u.username, u.first_name, u.last_name, u.picture_url
+                   \(PersonCard.columns)
             FROM thread_events e LEFT JOIN messages m ON m.id = e.message_id LEFT JOIN users u ON u.id = m.author_id
             WHERE e.seq > \(bind: after) \(one) ORDER BY e.seq LIMIT \(bind: limit)
             """).all().map { r in

@@ -194,6 +194,16 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401",
 include-operation-id-regex = "^(getHikerBody|putHikerBody|listMyHikes|getMyHike|saveMyHike|deleteMyHike|getMyHikeGPX|getMyScavengerHunt|markScavengerFind)$"
 headers = { Authorization = "Bearer {member_token}" }
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "404", "409", "413", "429"]
+# TRL-8, TRL-9: friends, threads and location sharing need an account (a guest gets 403), so as
+# the member; a valid call may still name nobody or a thread the member is not in (404), the
+# member themself (400) or someone who is not a friend (403 `not-friends`); a message must be
+# 1–2,000 characters once trimmed and a thread's name one line, neither with control characters
+# (400); a blocked person, a message id someone else used, a thread too small to remove from or
+# full, or a position reported while sharing is off are refused 409
+[[operations]]
+include-operation-id-regex = "^(searchPeople|getFriends|befriend|unfriend|blockPerson|unblockPerson|listThreads|createThread|getThread|addThreadMember|removeThreadMember|listThreadMessages|putThreadMessage|deleteThreadMessage|markThreadRead|streamThread|getLocationSharing|setLocationSharing|reportSharedPosition|listFriendPositions)$"
+headers = { Authorization = "Bearer {member_token}" }
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
 [[operations]]
 include-operation-id = "listTrailForumPosts"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404"]
@@ -204,6 +214,11 @@ max-stream-events = 50
 
 [[operations]]
 include-operation-id = "streamNotifications"
+request-timeout = 0.25
+max-stream-events = 50
+
+[[operations]]
+include-operation-id = "streamThread"
 request-timeout = 0.25
 max-stream-events = 50
 """

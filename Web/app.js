@@ -213,7 +213,8 @@ Object.defineProperty(window, 'waymark', {
     /** Trails as it is now: the trails on the map, the page open, the starred ones, a forum pin shown and one being written. */
     trails: () => {
       const t = services.trails?.state;
-      return t ? { onMap: t.mapTrails.map((x) => x.id), open: t.open?.summary.id ?? null, favourites: [...t.favourites], pin: t.pin, compose: t.compose } : null;
+      return t ? { onMap: t.mapTrails.map((x) => x.id), open: t.open?.summary.id ?? null, favourites: [...t.favourites], pin: t.pin, compose: t.compose,
+        friends: t.friendsOnMap() } : null;
     },
     visibleSpotCount: () => app.parking?.visibleSpotCount() ?? 0,
     spotColour: (lotId, ordinal) => app.parking?.spotColour(lotId, ordinal) ?? null,

@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-27.3';
+const VERSION = '2026-11-27.4';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -117,6 +117,7 @@ const SHELL = [
   '/shell/base-map.js',
   '/shell/dialog.js',
   '/shell/dom.js',
+  '/shell/event-stream.js',
   '/shell/money.js',
   '/shell/my-location.js',
   '/shell/nav.js',
@@ -129,15 +130,19 @@ const SHELL = [
   '/trails/comments.js',
   '/trails/format.js',
   '/trails/forum.js',
+  '/trails/friend-map.js',
+  '/trails/friends.js',
   '/trails/hike-stats.js',
   '/trails/hikes.js',
   '/trails/hunt.js',
   '/trails/index.js',
   '/trails/layers.js',
+  '/trails/messages.js',
   '/trails/moderation.js',
   '/trails/offline.js',
   '/trails/picture.js',
   '/trails/profile-chart.js',
+  '/trails/saved-copies.js',
   '/trails/weather.js',
   // modules:end
   // styles:begin
@@ -245,13 +250,19 @@ const INBOX = '/me/inbox';
 
 self.addEventListener('push', (event) => {
   const n = readPush(event.data);
-  event.waitUntil(self.registration.showNotification(n.title, {
-    body: n.body,
-    tag: n.tag,
-    data: { url: n.url, id: n.id || null, kind: n.kind || null },
-    icon: '/icons/icon-192.png',
-    timestamp: n.createdAt,
-  }));
+  event.waitUntil((async () => {
+    // The person is looking at the very screen it is about (an open conversation shows its new
+    // messages itself): nothing to pop up. Browsers allow this while a page of the app is in front.
+    const windows = await self.clients.matchAll({ type: 'window' });
+    if (n.url !== INBOX && windows.some((c) => c.focused && c.visibilityState === 'visible' && new URL(c.url).pathname === n.url)) return;
+    await self.registration.showNotification(n.title, {
+      body: n.body,
+      tag: n.tag,
+      data: { url: n.url, id: n.id || null, kind: n.kind || null },
+      icon: '/icons/icon-192.png',
+      timestamp: n.createdAt,
+    });
+  })());
 });
 
 self.addEventListener('notificationclick', (event) => {

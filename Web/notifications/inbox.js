@@ -52,7 +52,9 @@ export function startNotifications(o) {
       onOpen: refreshCount,
       onNotification(n) {
         if (!n.read) showUnread(unread + 1);
-        toast(n.title, 4000);
+        // Other areas hear of it too; the conversation being read says it needs no message.
+        const announce = dispatchEvent(new CustomEvent('waymark:notification', { detail: n, cancelable: true }));
+        if (announce) toast(n.title, 4000);
         redraw?.();
       },
     });
@@ -91,12 +93,16 @@ export function startNotifications(o) {
         day.textContent = 'Open that day';
         body.append(' ', day);
       }
-      if (n.kind === 'trail-suggestions') {
-        const trails = document.createElement('a');
-        trails.href = '/trails';
-        trails.className = 'inbox-link';
-        trails.textContent = 'See the suggested trails';
-        body.append(' ', trails);
+      // Where each kind leads: the trails suggested, the conversation, the friend requests.
+      const target = n.kind === 'trail-suggestions' ? ['/trails', 'See the suggested trails']
+        : n.threadId ? [`/trails/messages/${encodeURIComponent(n.threadId)}`, 'Open the conversation']
+          : n.kind === 'friend-request' || n.kind === 'friend-accepted' ? ['/trails/friends', 'Open Friends'] : null;
+      if (target) {
+        const link = document.createElement('a');
+        link.href = target[0];
+        link.className = 'inbox-link';
+        link.textContent = target[1];
+        body.append(' ', link);
       }
       body.hidden = true;
       const remove = button('Delete', async () => {
@@ -158,6 +164,8 @@ export function startNotifications(o) {
     else o.panel.open(inboxView());
   });
   onSessionChange(() => { connect(); loadWatches(); });
+  // Another area read what some notifications were about (a conversation): count again.
+  addEventListener('waymark:notifications-changed', () => { refreshCount(); redraw?.(); });
   stopPushOnSignOut();
   // A page the browser keeps for Back and Forward must not hold its stream (and a connection)
   // open meanwhile; it listens again when shown.

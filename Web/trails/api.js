@@ -134,3 +134,51 @@ export const markFind = (trail, point, found) => sendOrQueue({
   kind: 'scavenger', label: `${found ? 'Found' : 'Not found'}: ${point.name} on ${trail.name}`, method: 'PUT',
   path: `/v1/me/scavenger-hunts/${id(trail.id)}/${id(point.id)}`, json: { found }, ref: { trailId: trail.id, pointId: point.id, found }, supersedes: true,
 });
+
+// ---- Friends, messages and location sharing (TRL-8, TRL-9) ----
+
+/** @param {string} text the start of a username */
+export const searchPeople = (text) => authed('GET', `/v1/people?username=${encodeURIComponent(text)}&limit=20`);
+export const getFriends = () => authed('GET', '/v1/me/friends');
+/** Asks, or accepts their request. @param {string} userId */
+export const befriend = (userId) => authed('PUT', `/v1/me/friends/${id(userId)}`);
+/** Removes a friend, withdraws a request or declines one. @param {string} userId */
+export const unfriend = (userId) => authed('DELETE', `/v1/me/friends/${id(userId)}`);
+/** @param {string} userId @param {boolean} blocked */
+export const setBlocked = (userId, blocked) => authed(blocked ? 'PUT' : 'DELETE', `/v1/me/blocks/${id(userId)}`);
+
+export const listThreads = () => authed('GET', '/v1/me/threads');
+/** @param {string[]} memberIds @param {string} [title] */
+export const createThread = (memberIds, title) => authed('POST', '/v1/me/threads', { json: title ? { memberIds, title } : { memberIds } });
+/** @param {string} threadId */
+export const getThread = (threadId) => authed('GET', `/v1/me/threads/${id(threadId)}`);
+/** @param {string} threadId @param {string} userId */
+export const addMember = (threadId, userId) => authed('PUT', `/v1/me/threads/${id(threadId)}/members/${id(userId)}`);
+/** @param {string} threadId @param {string} userId (the person's own id: leave) */
+export const removeMember = (threadId, userId) => authed('DELETE', `/v1/me/threads/${id(threadId)}/members/${id(userId)}`);
+/** Newest first; `before` a message's sequence. @param {string} threadId @param {number} [before] */
+export const listMessages = (threadId, before) => authed('GET', `/v1/me/threads/${id(threadId)}/messages?limit=30${before ? `&before=${before}` : ''}`);
+/**
+ * Sends (or edits) a message under an id made when it was written: offline it waits in the
+ * outbox and is sent once (TRL-11). @param {string} threadId @param {string} messageId @param {string} text
+ */
+export const putMessage = (threadId, messageId, text) => sendOrQueue({
+  kind: 'message', label: `Message: “${text.length > 40 ? `${text.slice(0, 39)}…` : text}”`, method: 'PUT',
+  path: `/v1/me/threads/${id(threadId)}/messages/${id(messageId)}`, json: { text }, ref: { threadId, messageId, text }, supersedes: true,
+});
+/** @param {string} threadId @param {string} messageId */
+export const deleteMessage = (threadId, messageId) => sendOrQueue({
+  kind: 'message-delete', label: 'Delete a message', method: 'DELETE',
+  path: `/v1/me/threads/${id(threadId)}/messages/${id(messageId)}`, ref: { threadId, messageId }, supersedes: true,
+});
+/** @param {string} threadId */
+export const markThreadRead = (threadId) => authed('PUT', `/v1/me/threads/${id(threadId)}/read`);
+/** The thread's live stream (read with the session's token). @param {string} threadId */
+export const threadLiveURL = (threadId) => `/v1/me/threads/${id(threadId)}/live`;
+
+export const getLocationSharing = () => authed('GET', '/v1/me/location-sharing');
+/** @param {boolean} sharing */
+export const setLocationSharing = (sharing) => authed('PUT', '/v1/me/location-sharing', { json: { sharing } });
+/** @param {{latitude: number, longitude: number, accuracy: number}} p */
+export const reportPosition = (p) => authed('PUT', '/v1/me/location-sharing/position', { json: p });
+export const friendPositions = () => authed('GET', '/v1/me/friend-positions');

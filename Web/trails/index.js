@@ -8,6 +8,9 @@
 //   /trails/<id>/forum/pin           the drop-pin map for a new post
 //   /trails/<id>/hunt                its scavenger hunt (easy and moderate trails)
 //   /trails/hikes, /trails/hikes/all  My hikes: the current hike and History; every hike, sorted
+//   /trails/friends                  Friends: find people, requests, friends, location sharing
+//   /trails/messages                 the conversations; /new the People Picker
+//   /trails/messages/<id>            a conversation; /invite and /remove its People Picker
 
 import { el } from '../shell/dom.js';
 import { toast } from '../shell/toast.js';
@@ -22,6 +25,9 @@ import { forumScreen, dropPinScreen } from './forum.js';
 import { keepForOffline } from './offline.js';
 import { startHikes } from './hikes.js';
 import { huntScreen, hasHunt } from './hunt.js';
+import { friendsScreen } from './friends.js';
+import { startMessages } from './messages.js';
+import { startFriendMap } from './friend-map.js';
 import { length, height, away, percent, steps, DIFFICULTY, SHAPE, AMENITY, GUIDELINE_SECTIONS, POINT_KIND } from './format.js';
 
 const PAGE = 20;
@@ -52,6 +58,8 @@ export function startTrails({ map, go }) {
     compose: /** @type {{trailId: string, pin: {latitude: number, longitude: number}}|null} */ (null),
     /** A hike's path on the map: the one being recorded, or one chosen in History (TRL-6). */
     hikePath: /** @type {number[][]|null} */ (null),
+    /** Friends drawn on the map (TRL-9). @type {() => {id: string, x: number, y: number}[]} */
+    friendsOnMap: () => [],
   };
   addTrailLayers(map, () => (state.shown ? { trails: state.mapTrails, open: state.open, pin: state.pin, hike: state.hikePath } : { trails: [], open: null, pin: null, hike: null }));
   const hikes = startHikes({
@@ -67,6 +75,10 @@ export function startTrails({ map, go }) {
       }
     },
   });
+
+  const messages = startMessages({ go });
+  const friendMap = startFriendMap({ map, shown: () => state.shown, message: (personId) => messages.openDirect(personId) });
+  state.friendsOnMap = friendMap.drawn;
 
   const body = el('div', { id: 'trails-body', class: 'trails-body' });
   const areaButton = el('button', { type: 'button', id: 'trails-search-area', class: 'trails-search-area', hidden: true,
@@ -185,7 +197,12 @@ export function startTrails({ map, go }) {
           localStorage.setItem(FILTER_KEY, JSON.stringify(state.features));
           renderBrowse({ refit: false });
         } } }), el('span', null, label))));
-    body.replaceChildren(el('div', 'trail-head', el('h2', 'trails-title', 'Trails'), el('a', { class: 'acc-button', id: 'trails-my-hikes', href: '/trails/hikes' }, 'My hikes')),
+    const unreadBadge = el('span', { class: 'badge', dataset: { unreadMessages: '' }, hidden: !messages.unread }, messages.unread ? String(messages.unread) : '');
+    body.replaceChildren(el('h2', 'trails-title', 'Trails'),
+      el('nav', { class: 'trail-shortcuts', 'aria-label': 'Your hikes and friends' },
+        el('a', { class: 'acc-button', id: 'trails-my-hikes', href: '/trails/hikes' }, 'My hikes'),
+        el('a', { class: 'acc-button', id: 'trails-friends', href: '/trails/friends' }, 'Friends'),
+        el('a', { class: 'acc-button', id: 'trails-messages', href: '/trails/messages' }, 'Messages', unreadBadge)),
       search, filters, legend(), results, suggested, favourites, all);
 
     let timer = 0, typed = 0;
@@ -489,6 +506,22 @@ export function startTrails({ map, go }) {
     let parts;
     try { parts = path.split('/').filter(Boolean).map(decodeURIComponent); } catch { parts = ['trails']; }
     const [, id, sub, sub2] = parts;
+    if (id === 'friends' || id === 'messages') {
+      const screen = id === 'friends' ? (parts.length === 2 ? friendsScreen({ go, message: messages.openDirect, sharing: friendMap }) : null)
+        : parts.length === 2 ? messages.listScreen()
+          : parts.length === 3 ? (sub === 'new' ? messages.pickerScreen('new') : messages.threadScreen(sub))
+            : parts.length === 4 && (sub2 === 'invite' || sub2 === 'remove') ? messages.pickerScreen(sub2, sub) : null;
+      if (!screen) { go(`/trails/${id}`, { replace: true }); return; }
+      state.open = null;
+      areaButton.hidden = true;
+      dropPin.hidden = true;
+      body.replaceChildren(screen);
+      friendMap.refresh();
+      map.invalidate();
+      return;
+    }
+    messages.leave();
+    friendMap.refresh();
     if (id === 'hikes' && parts.length <= 3 && (!sub || sub === 'all')) {
       state.open = null;
       areaButton.hidden = true;
@@ -507,6 +540,7 @@ export function startTrails({ map, go }) {
   }
 
   function hide() {
+    messages.leave();
     if (!state.shown) return;
     state.shown = false;
     sheet.hidden = true;

@@ -201,7 +201,7 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401",
 # (400); a blocked person, a message id someone else used, a thread too small to remove from or
 # full, or a position reported while sharing is off are refused 409
 [[operations]]
-include-operation-id-regex = "^(searchPeople|getFriends|befriend|unfriend|blockPerson|unblockPerson|listThreads|createThread|getThread|addThreadMember|removeThreadMember|listThreadMessages|putThreadMessage|deleteThreadMessage|markThreadRead|streamThread|getLocationSharing|setLocationSharing|reportSharedPosition|listFriendPositions)$"
+include-operation-id-regex = "^(searchPeople|getFriends|befriend|unfriend|blockPerson|unblockPerson|listThreads|createThread|getThread|addThreadMember|removeThreadMember|listThreadMessages|putThreadMessage|deleteThreadMessage|markThreadRead|streamThread|getLocationSharing|setLocationSharing|reportSharedPosition|listFriendPositions|listFriendHikes|getFriendHike)$"
 headers = { Authorization = "Bearer {member_token}" }
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
 [[operations]]

@@ -214,7 +214,7 @@ Object.defineProperty(window, 'waymark', {
     trails: () => {
       const t = services.trails?.state;
       return t ? { onMap: t.mapTrails.map((x) => x.id), open: t.open?.summary.id ?? null, favourites: [...t.favourites], pin: t.pin, compose: t.compose,
-        friends: t.friendsOnMap() } : null;
+        friends: t.friendsOnMap(), hike: t.hikePath } : null;
     },
     visibleSpotCount: () => app.parking?.visibleSpotCount() ?? 0,
     spotColour: (lotId, ordinal) => app.parking?.spotColour(lotId, ordinal) ?? null,

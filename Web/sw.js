@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-27.4';
+const VERSION = '2026-11-27.5';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -130,6 +130,7 @@ const SHELL = [
   '/trails/comments.js',
   '/trails/format.js',
   '/trails/forum.js',
+  '/trails/friend-hikes.js',
   '/trails/friend-map.js',
   '/trails/friends.js',
   '/trails/hike-stats.js',

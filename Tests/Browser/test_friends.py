@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from datetime import datetime, timedelta, timezone
 
 from conftest import make_driver
 from helpers import App, api
@@ -58,6 +59,23 @@ def test_TRL_8_TRL_9_two_people_befriend_message_live_and_share_where_they_are(d
         click(b, '#friend-requests [data-action="accept"]')
         b.wait(lambda: ana["user"]["username"] in b.el("#friends-list").text, message="Ana among Ben's friends")
         b.screenshot(artifacts / "friends-desktop-list.png")
+
+        # Friends see each other's hikes: Ben opens Ana's page from his list.
+        _, trail = api(server.url, "GET", "/v1/trails/heart-rock")
+        head = trail["summary"]["trailhead"]
+        started = datetime.now(timezone.utc) - timedelta(hours=2)
+        fixes = [[i * 10, head["latitude"] + i * 12 / 111_195, head["longitude"], 5, 1500 + i * 0.5] for i in range(40)]
+        status, _ = api(server.url, "PUT", f"/v1/me/hikes/hike-{secrets.token_hex(6)}", {
+            "trailId": "heart-rock", "startedAt": started.isoformat(), "endedAt": (started + timedelta(minutes=8)).isoformat(), "fixes": fixes},
+            token=ana["token"])
+        assert status == 201
+        click(b, f'#friends-list [data-person="{ana["user"]["id"]}"] .person-link')
+        b.wait(lambda: "Heart Rock Trail" in b.el("#friend-hikes").text, message="Ana's hike on her page")
+        said = b.el("#friend-hikes").text
+        assert "kcal" not in said and "steps" in said and "T0" not in said and "Z" not in said, said
+        click(b, '#friend-hikes [data-action="show"]')
+        b.wait(lambda: b.js("return window.waymark.trails().hike?.length ?? 0") > 1, message="her path on the map")
+        b.screenshot(artifacts / "friends-desktop-friend-hikes.png")
 
         # Ana writes from her friends list; Ben sees the unread count on the Trails tab and in Messages.
         a.open("/trails/friends")

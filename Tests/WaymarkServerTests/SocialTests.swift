@@ -277,6 +277,36 @@ struct SocialTests {
         }
     }
 
+    @Test("TRL-8 friends see each other's hikes with their paths but not the calories; anyone else gets nothing",
+          arguments: TestDatabase.available)
+    func trl8FriendsHikes(db: TestDatabase) async throws {
+        try await TrailsTests.withDemo(db) { ctx in
+            let (ana, ben) = try await Self.friends(ctx)
+            let cyd = try await ctx.register("cyd")
+            try await ctx.call(.PUT, "/v1/me/hiker-body", token: ana.token, json: ["heightCentimetres": 170, "weightKilograms": 60, "birthYear": 1992])
+            let head = try #require(((try await ctx.call(.GET, "/v1/trails/heart-rock")).json["summary"] as? [String: Any])?["trailhead"] as? [String: Double])
+            let start = ctx.clock.now.addingTimeInterval(-3600)
+            let saved = try await ctx.call(.PUT, "/v1/me/hikes/hike-ana-00001", token: ana.token, json: [
+                "trailId": "heart-rock", "startedAt": HikesTests.iso(start), "endedAt": HikesTests.iso(start.addingTimeInterval(600)),
+                "fixes": HikesTests.walk(from: Coordinate(latitude: head["latitude"]!, longitude: head["longitude"]!), fixes: 30)])
+            #expect((saved.json["summary"] as? [String: Any])?["calories"] != nil, "Ana sees her calories")
+
+            let list = try await ctx.call(.GET, "/v1/people/\(ana.id)/hikes", token: ben.token)
+            #expect(list.status == .ok && list.json["total"] as? Int == 1 && (list.json["person"] as? [String: Any])?["id"] as? String == ana.id)
+            let summary = try #require((list.json["hikes"] as? [[String: Any]])?.first)
+            #expect(summary["trailName"] as? String == "Heart Rock Trail" && summary["calories"] == nil && summary["steps"] as? Int != nil)
+            let one = try await ctx.call(.GET, "/v1/people/\(ana.id)/hikes/hike-ana-00001", token: ben.token)
+            #expect((one.json["fixes"] as? [Any])?.count == 30 && (one.json["summary"] as? [String: Any])?["calories"] == nil)
+
+            // A stranger, a former friend and a guest get nothing.
+            #expect(try await ctx.call(.GET, "/v1/people/\(ana.id)/hikes", token: cyd.token).status == .notFound)
+            #expect(try await ctx.call(.GET, "/v1/people/\(ana.id)/hikes/hike-ana-00001", token: cyd.token).status == .notFound)
+            try await ctx.call(.DELETE, "/v1/me/friends/\(ana.id)", token: ben.token)
+            #expect(try await ctx.call(.GET, "/v1/people/\(ana.id)/hikes", token: ben.token).status == .notFound)
+            #expect(try await ctx.call(.GET, "/v1/people/\(ana.id)/hikes", token: try await ctx.device().token).problemType == "account-required")
+        }
+    }
+
     @Test("ACC-5 erasing an account erases its friendships, messages, memberships, shared position and what others were told of it",
           arguments: TestDatabase.available)
     func erasure(db: TestDatabase) async throws {

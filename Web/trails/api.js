@@ -182,3 +182,7 @@ export const setLocationSharing = (sharing) => authed('PUT', '/v1/me/location-sh
 /** @param {{latitude: number, longitude: number, accuracy: number}} p */
 export const reportPosition = (p) => authed('PUT', '/v1/me/location-sharing/position', { json: p });
 export const friendPositions = () => authed('GET', '/v1/me/friend-positions');
+/** A friend's hikes, newest first. @param {string} userId */
+export const friendHikes = (userId, limit = 10, offset = 0) => authed('GET', `/v1/people/${id(userId)}/hikes?limit=${limit}&offset=${offset}`);
+/** One of a friend's hikes with its path. @param {string} userId @param {string} hikeId */
+export const friendHike = (userId, hikeId) => authed('GET', `/v1/people/${id(userId)}/hikes/${id(hikeId)}`);

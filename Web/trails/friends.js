@@ -1,5 +1,5 @@
 // The Friends screen (TRL-8, TRL-9; Trailz 3.2.6.5.8, 3.2.6.8): find people by username and ask
-// them, answer the requests you received, your friends (Message; long-press one, or its ⋯
+// them, answer the requests you received, your friends (their hikes; Message; long-press one, or its ⋯
 // button, to remove or block), the requests you sent and the people you blocked, and the switch
 // that shares your position with friends — off until you turn it on.
 
@@ -113,17 +113,21 @@ export function friendsScreen(o) {
   function friendItem(/** @type {any} */ d) {
     const p = d.person;
     const li = el('li', { class: 'person-item', dataset: { person: p.id }, tabindex: -1 },
-      personLine(p, el('span', 'muted', `friends since ${dated.format(new Date(d.since))}`)),
+      el('a', { class: 'person-link', href: `/trails/friends/${encodeURIComponent(p.id)}`, 'aria-label': `${p.name}: hikes` },
+        personLine(p, el('span', 'muted', `friends since ${dated.format(new Date(d.since))}`))),
       el('div', 'person-actions',
         el('button', { type: 'button', class: 'acc-button primary', dataset: { action: 'message' }, on: { click: () => o.message(p.id) } }, 'Message'),
         el('button', { type: 'button', class: 'acc-button icon-button', 'aria-label': `More for ${p.name}`, dataset: { action: 'more' },
           on: { click: () => more(p) } }, '⋯')));
     // Long-press (the seed's gesture): the friend is chosen and a trash button appears in the header.
-    let timer = 0;
+    let timer = 0, pressed = false;
     li.addEventListener('pointerdown', (e) => {
       if (/** @type {HTMLElement} */ (e.target).closest('button')) return;
-      timer = setTimeout(() => select(p, li), LONG_PRESS_MS);
+      pressed = false;
+      timer = setTimeout(() => { pressed = true; select(p, li); }, LONG_PRESS_MS);
     });
+    // A long press chooses the friend; it does not also open their page.
+    li.querySelector('.person-link')?.addEventListener('click', (e) => { if (pressed) { e.preventDefault(); pressed = false; } });
     for (const end of ['pointerup', 'pointerleave', 'pointercancel']) li.addEventListener(end, () => clearTimeout(timer));
     li.addEventListener('contextmenu', (e) => { e.preventDefault(); select(p, li); });
     return li;

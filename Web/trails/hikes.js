@@ -228,12 +228,7 @@ export function startHikes(o) {
         if (!(await confirm({ title: 'Delete this hike?', message: `${h.trailName}, ${when.format(new Date(h.startedAt))}.`, confirm: 'Delete', danger: true }))) return;
         try { await deleteHike(h.id); loadHistory(); } catch (err) { toast(problemText(err)); }
       } } }, 'Delete');
-      return el('li', { class: 'hike-item', dataset: { hike: h.id } },
-        el('p', 'trail-comment-head', el('strong', null, h.trailName), ' ', el('span', { class: 'trail-tier', dataset: { tier: h.difficulty } }, DIFFICULTY[h.difficulty])),
-        el('p', 'trails-note', when.format(new Date(h.startedAt))),
-        el('p', null, [stopwatch(h.elapsedSeconds), walked(h.distanceMetres), speed(h.averageSpeed), `${new Intl.NumberFormat().format(h.steps)} steps`,
-          h.calories != null ? `${Math.round(h.calories)} kcal` : null].filter(Boolean).join(' · ')),
-        el('p', 'trail-comment-actions', show, gpx, del));
+      return el('li', { class: 'hike-item', dataset: { hike: h.id } }, ...hikeFacts(h, zone), el('p', 'trail-comment-actions', show, gpx, del));
     }
 
     function bodyForm() {
@@ -281,6 +276,20 @@ export function startHikes(o) {
   if (currentHike() && !currentHike()?.stoppedAt) watch();
 
   return { start, screen, current: currentHike };
+}
+
+/**
+ * What a saved hike says in a list: the trail and its tier, when (in the trails' region), and
+ * the figures. @param {any} h a hike's summary @param {string|undefined} zone
+ */
+export function hikeFacts(h, zone) {
+  const when = placeDates(zone, { dateStyle: 'medium', timeStyle: 'short' });
+  return [
+    el('p', 'trail-comment-head', el('strong', null, h.trailName), ' ', el('span', { class: 'trail-tier', dataset: { tier: h.difficulty } }, DIFFICULTY[h.difficulty])),
+    el('p', 'trails-note', when.format(new Date(h.startedAt))),
+    el('p', null, [stopwatch(h.elapsedSeconds), walked(h.distanceMetres), speed(h.averageSpeed), `${new Intl.NumberFormat().format(h.steps)} steps`,
+      h.calories != null ? `${Math.round(h.calories)} kcal` : null].filter(Boolean).join(' · ')),
+  ];
 }
 
 /** How far along the trail's drawn path the nearest point to `p` is, 0…1. */

@@ -9,6 +9,7 @@
 //   /trails/<id>/hunt                its scavenger hunt (easy and moderate trails)
 //   /trails/hikes, /trails/hikes/all  My hikes: the current hike and History; every hike, sorted
 //   /trails/friends                  Friends: find people, requests, friends, location sharing
+//   /trails/friends/<user id>        a friend and their hikes
 //   /trails/messages                 the conversations; /new the People Picker
 //   /trails/messages/<id>            a conversation; /invite and /remove its People Picker
 
@@ -26,6 +27,7 @@ import { keepForOffline } from './offline.js';
 import { startHikes } from './hikes.js';
 import { huntScreen, hasHunt } from './hunt.js';
 import { friendsScreen } from './friends.js';
+import { friendHikesScreen } from './friend-hikes.js';
 import { startMessages } from './messages.js';
 import { startFriendMap } from './friend-map.js';
 import { length, height, away, percent, steps, DIFFICULTY, SHAPE, AMENITY, GUIDELINE_SECTIONS, POINT_KIND } from './format.js';
@@ -62,19 +64,18 @@ export function startTrails({ map, go }) {
     friendsOnMap: () => [],
   };
   addTrailLayers(map, () => (state.shown ? { trails: state.mapTrails, open: state.open, pin: state.pin, hike: state.hikePath } : { trails: [], open: null, pin: null, hike: null }));
-  const hikes = startHikes({
-    go,
-    showPath(points, fitIt = false, around = undefined) {
-      state.hikePath = points;
-      map.invalidate();
-      const box = [...(points ?? []), ...(around ?? [])];
-      if (fitIt && box.length) {
-        const lats = box.map((p) => p[0]), lons = box.map((p) => p[1]);
-        fittedAt = performance.now();
-        map.fitBounds({ south: Math.min(...lats), north: Math.max(...lats), west: Math.min(...lons), east: Math.max(...lons) }, { padding: padding(), maxZoom: 17, animate: 300 });
-      }
-    },
-  });
+  /** A hike's path on the map, fitted into view when asked (with `around`, e.g. the trail). */
+  function showPath(points, fitIt = false, around = undefined) {
+    state.hikePath = points;
+    map.invalidate();
+    const box = [...(points ?? []), ...(around ?? [])];
+    if (fitIt && box.length) {
+      const lats = box.map((p) => p[0]), lons = box.map((p) => p[1]);
+      fittedAt = performance.now();
+      map.fitBounds({ south: Math.min(...lats), north: Math.max(...lats), west: Math.min(...lons), east: Math.max(...lons) }, { padding: padding(), maxZoom: 17, animate: 300 });
+    }
+  }
+  const hikes = startHikes({ go, showPath });
 
   const messages = startMessages({ go });
   const friendMap = startFriendMap({ map, shown: () => state.shown, message: (personId) => messages.openDirect(personId) });
@@ -507,7 +508,9 @@ export function startTrails({ map, go }) {
     try { parts = path.split('/').filter(Boolean).map(decodeURIComponent); } catch { parts = ['trails']; }
     const [, id, sub, sub2] = parts;
     if (id === 'friends' || id === 'messages') {
-      const screen = id === 'friends' ? (parts.length === 2 ? friendsScreen({ go, message: messages.openDirect, sharing: friendMap }) : null)
+      const screen = id === 'friends'
+        ? (parts.length === 2 ? friendsScreen({ go, message: messages.openDirect, sharing: friendMap })
+          : parts.length === 3 ? friendHikesScreen(sub, { message: messages.openDirect, showPath }) : null)
         : parts.length === 2 ? messages.listScreen()
           : parts.length === 3 ? (sub === 'new' ? messages.pickerScreen('new') : messages.threadScreen(sub))
             : parts.length === 4 && (sub2 === 'invite' || sub2 === 'remove') ? messages.pickerScreen(sub2, sub) : null;

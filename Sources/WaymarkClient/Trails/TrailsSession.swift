@@ -15,5 +15,6 @@ extension SessionMiddleware {
         "listThreads", "createThread", "getThread", "addThreadMember", "removeThreadMember",
         "listThreadMessages", "putThreadMessage", "deleteThreadMessage", "markThreadRead", "streamThread",
         "getLocationSharing", "setLocationSharing", "reportSharedPosition", "listFriendPositions",
+        "listFriendHikes", "getFriendHike",
     ]
 }

@@ -197,6 +197,21 @@ extension WaymarkClient {
         }
     }
 
+    /// A friend's hikes, newest first, without calories (those stay the friend's).
+    public func friendHikes(userId: String, offset: Int = 0, limit: Int = 10) async throws -> (person: PersonCard, hikes: [HikeSummary], total: Int) {
+        let output = try await call { try await client.listFriendHikes(path: .init(userId: userId), query: .init(limit: limit, offset: offset)) }
+        guard case .ok(let ok) = output else { throw Self.unexpected }
+        let body = try ok.body.json
+        return (body.person, body.hikes, body.total)
+    }
+
+    /// One of a friend's hikes with its path.
+    public func friendHike(userId: String, hikeId: String) async throws -> Hike {
+        let output = try await call { try await client.getFriendHike(path: .init(userId: userId, hikeId: hikeId)) }
+        guard case .ok(let ok) = output else { throw Self.unexpected }
+        return try ok.body.json
+    }
+
     private struct DeletedMessage: Decodable { var id: String }
 
     /// Nil for an event kind this SDK does not know, which a newer server may send.

@@ -192,3 +192,36 @@ extension APIHandler {
         return .ok(.init(body: .json(.init(sharing: sharing, friends: friends.map { .init(person: SocialMapping.person($0.friend), position: SocialMapping.position($0.position)) }))))
     }
 }
+
+// MARK: A friend's hikes
+
+extension APIHandler {
+    /// The friend's id once it is sure they are a friend; anyone else is nobody (404).
+    private func friend(_ raw: String) async throws -> (me: Principal, friend: PersonCard) {
+        let me = try RequestContext.requirePrincipal()
+        try Friends.requireAccount(me)
+        guard UUID(uuidString: raw) != nil else { throw Problem.notFound("person") }
+        let id = raw.lowercased()
+        let sql = services.store.sql
+        guard try await Friends.areFriends(me.userId, id, sql: sql), let card = try await PersonCard.of([id], sql: sql).first else {
+            throw Problem.notFound("person")
+        }
+        return (me, card)
+    }
+
+    func listFriendHikes(_ input: Operations.ListFriendHikes.Input) async throws -> Operations.ListFriendHikes.Output {
+        let (_, card) = try await friend(input.path.userId)
+        let limit = input.query.limit ?? 10, offset = input.query.offset ?? 0
+        guard (1...100).contains(limit), (0...100_000).contains(offset) else { throw Problem.badRequest("limit must be 1–100 and offset 0–100000.") }
+        let page = try await services.trails.hikes.list(userId: card.id, sort: .date, limit: limit, offset: offset)
+        return .ok(.init(body: .json(.init(person: SocialMapping.person(card), hikes: page.hikes.map { SocialMapping.friendsView(of: $0) }.map(TrailsMapping.hikeSummary),
+                                           total: page.total, timeZone: services.trails.timeZone.identifier))))
+    }
+
+    func getFriendHike(_ input: Operations.GetFriendHike.Input) async throws -> Operations.GetFriendHike.Output {
+        let (_, card) = try await friend(input.path.userId)
+        let id = try ClientChosenId.validated(input.path.hikeId, name: "hikeId", noun: "hike")
+        guard let hike = try await services.trails.hikes.hike(userId: card.id, id: id) else { throw Problem.notFound("hike") }
+        return .ok(.init(body: .json(TrailsMapping.hike(SocialMapping.friendsView(of: hike)))))
+    }
+}

@@ -23,4 +23,11 @@ enum SocialMapping {
     static func position(_ p: LocationSharing.Position) -> Components.Schemas.SharedPosition {
         .init(latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy, reportedAt: p.reportedAt)
     }
+
+    /// A hike as a friend sees it: calories come from the hiker's body figures, which stay theirs.
+    static func friendsView(of h: HikeRow) -> HikeRow {
+        var shown = h
+        shown.calories = nil
+        return shown
+    }
 }

@@ -34,6 +34,7 @@ struct SocialServices: Sendable {
         "listThreads", "createThread", "getThread", "addThreadMember", "removeThreadMember",
         "listThreadMessages", "putThreadMessage", "deleteThreadMessage", "markThreadRead", "streamThread",
         "getLocationSharing", "setLocationSharing", "reportSharedPosition", "listFriendPositions",
+        "listFriendHikes", "getFriendHike",
     ]
 }
 

@@ -129,6 +129,16 @@ def test_TRL_6_record_a_hike_from_a_position_feed_stop_rate_save_and_see_it_in_h
     assert 40 <= hike["distanceMetres"] <= 56, hike
     app.screenshot(artifacts / "trails-phone-hike-history.png")
 
+    # TRL-11: what was read reads offline, saying how old it is.
+    app.cdp("Network.enable", {})
+    app.cdp("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    app.js("const a = document.createElement('a'); a.href = '/trails/hikes/all'; document.body.append(a); a.click(); a.remove()")
+    app.wait(lambda: app.js("return location.pathname") == "/trails/hikes/all", message="All your hikes")
+    app.js("const a = document.createElement('a'); a.href = '/trails/hikes'; document.body.append(a); a.click(); a.remove()")
+    app.wait(lambda: app.els("#hike-history-age"), message="History read offline")
+    assert "Heart Rock Trail" in app.el("#hike-list").text and "offline" in app.el("#hike-history-age").text
+    app.cdp("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
 
 def test_TRL_10_tick_focal_points_on_a_scavenger_hunt_and_find_them_kept(driver, server, artifacts):
     import json

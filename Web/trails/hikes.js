@@ -16,6 +16,7 @@ import { hikeStatistics, distance } from './hike-stats.js';
 import { listHikes, getHike, deleteHike, hikeGPX, getHikerBody, putHikerBody, saveHike } from './api.js';
 import { walked, height, speed, stopwatch, DIFFICULTY, placeDates } from './format.js';
 import { placePicture } from './picture.js';
+import { keepCopy, savedCopy } from './saved-copies.js';
 import { TIER_COLOURS } from './layers.js';
 
 const KEY = 'waymark.trails.hike.v1';
@@ -196,17 +197,26 @@ export function startHikes(o) {
     }
 
     async function loadHistory() {
-      let page;
-      try { page = await listHikes(/** @type {any} */ (sort), opts.all ? 100 : 10); } catch (err) {
-        history.replaceChildren(el('p', 'trails-empty', err instanceof OfflineError ? 'Your history needs a connection to be read.' : problemText(err)));
-        return;
+      let page, savedAt = null;
+      const copyName = `hikes.${sort}.${opts.all ? 'all' : 'first'}`;
+      try {
+        page = await listHikes(/** @type {any} */ (sort), opts.all ? 100 : 10);
+        keepCopy(copyName, page);
+      } catch (err) {
+        const copy = savedCopy(copyName);
+        if (!(err instanceof OfflineError) || !copy) {
+          history.replaceChildren(el('p', 'trails-empty', err instanceof OfflineError ? 'You are offline and this browser has no copy of your history yet.' : problemText(err)));
+          return;
+        }
+        ({ value: page, savedAt } = copy);
       }
       const sorter = opts.all ? el('label', 'hike-sort', 'Sort by ', el('select', { id: 'hike-sort', on: { change: (e) => { sort = e.target.value; loadHistory(); } } },
         [['date', 'Date'], ['trailName', 'Trail name'], ['difficulty', 'Difficulty'], ['area', 'Area']].map(([v, label]) => el('option', { value: v, selected: v === sort }, label)))) : null;
       const more = !opts.all && page.total > page.hikes.length
         ? el('a', { class: 'acc-button', id: 'hike-see-more', href: '/trails/hikes/all' }, 'See more') : null;
       zone = page.timeZone;
-      history.replaceChildren(...[el('h3', null, opts.all ? 'All your hikes' : 'History'), sorter,
+      const age = savedAt ? el('p', { class: 'trails-note', id: 'hike-history-age' }, `You are offline: your history as of ${placeDates(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(savedAt))}.`) : null;
+      history.replaceChildren(...[el('h3', null, opts.all ? 'All your hikes' : 'History'), age, sorter,
         page.hikes.length ? el('ul', { class: 'hike-list', id: 'hike-list' }, page.hikes.map(historyCard))
           : el('p', 'trails-empty', 'No hikes yet. Open a trail, choose Start hike, and your walk is kept here when you save it.'), more].filter(Boolean));
     }

@@ -1,14 +1,16 @@
-// The last friends list, threads and messages read, kept in this browser for the signed-in
-// account so that they read offline (TRL-11). Signing out drops them with everything else the
-// browser kept about the account (ACC-3).
+// What was last read of the person's own things (friends, conversations, messages, hike
+// history), kept in this browser so that it reads offline (TRL-11): for the signed-in account,
+// or for the device identity before there is one. Signing out drops the account's with
+// everything else the browser kept about it (ACC-3).
 
-import { cachedMe, signedIn, onSessionChange } from '../accounts/session.js';
+import { cachedMe, signedIn, hasDevice, onSessionChange } from '../accounts/session.js';
 
 const PREFIX = 'waymark.social.';
 
 const keyFor = (/** @type {string} */ name) => {
   const me = cachedMe();
-  return me ? `${PREFIX}${me.id}.${name}` : null;
+  if (me) return `${PREFIX}${me.id}.${name}`;
+  return !signedIn() && hasDevice() ? `${PREFIX}device.${name}` : null;
 };
 
 /** @param {string} name @param {any} value */
@@ -28,6 +30,7 @@ export function savedCopy(name) {
 onSessionChange(() => {
   if (signedIn()) return;
   try {
+    // The device's copies went into the account with its data when it signed in, so none stays either.
     for (const key of Object.keys(localStorage)) if (key.startsWith(PREFIX)) localStorage.removeItem(key);
   } catch { /* storage off: nothing was kept */ }
 });

@@ -138,4 +138,16 @@ import WaymarkCore
             #expect(s.distanceMetres <= hops + 1e-6)
         }
     }
+
+    @Test("TRL-6 a fix keeps its place, accuracy, elevation and time to the millisecond in the API's form; other shapes are refused")
+    func trl6Wire() throws {
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        let fix = HikeFix(time: start.addingTimeInterval(12.3456), latitude: 34.2456, longitude: -116.8873, elevation: 1503.5, accuracy: 4)
+        let wire = fix.wire(start: start)
+        #expect(wire == [12.346, 34.2456, -116.8873, 4, 1503.5])
+        let back = try #require(HikeFix(wire: wire, start: start))
+        #expect(abs(back.time.timeIntervalSince(fix.time)) < 0.001 && back.coordinate == fix.coordinate && back.elevation == 1503.5 && back.accuracy == 4)
+        #expect(HikeFix(wire: [1, 34, -116, 5], start: start)?.elevation == nil)
+        #expect(HikeFix(wire: [1, 34, -116], start: start) == nil && HikeFix(wire: [1, 34, -116, 5, 1, 2], start: start) == nil)
+    }
 }

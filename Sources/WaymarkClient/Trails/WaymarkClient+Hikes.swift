@@ -13,9 +13,7 @@ extension WaymarkClient {
 
     @discardableResult
     public func saveHike(id: String, trailId: String, startedAt: Date, endedAt: Date, fixes: [HikeFix]) async throws -> Hike {
-        let wire = fixes.map { f in
-            [(f.time.timeIntervalSince(startedAt) * 1000).rounded() / 1000, f.latitude, f.longitude, f.accuracy] + (f.elevation.map { [$0] } ?? [])
-        }
+        let wire = fixes.map { $0.wire(start: startedAt) }
         let output = try await call {
             try await client.saveMyHike(path: .init(hikeId: id), body: .json(.init(trailId: trailId, startedAt: startedAt, endedAt: endedAt, fixes: wire)))
         }

@@ -76,9 +76,9 @@ struct Hikes: Sendable {
         guard endedAt <= now().addingTimeInterval(300) else { throw Problem.badRequest("endedAt is in the future; check the device's clock.") }
         guard fixes.count <= Self.maximumFixes else { throw Problem.badRequest("At most \(Self.maximumFixes) fixes; keep one every few seconds.") }
         guard let trail = try await trails.row(trailId) else { throw Problem.unknownReference(field: "trailId", "trail") }
-        let stats = HikeStatistics(fixes: fixes, start: startedAt, end: endedAt, body: try await told(userId: userId).body)
-        let kept = HikeFixFilter().segments(fixes.filter { $0.time >= startedAt && $0.time <= endedAt }).segments.flatMap { $0 }
-        let encoded = String(decoding: try JSONEncoder().encode(kept.map { Self.wire($0, start: startedAt) }), as: UTF8.self)
+        let (segments, dropped) = HikeFixFilter().segments(fixes.filter { $0.time >= startedAt && $0.time <= endedAt })
+        let stats = HikeStatistics(segments: segments, dropped: dropped, end: endedAt, start: startedAt, body: try await told(userId: userId).body)
+        let encoded = String(decoding: try JSONEncoder().encode(segments.joined().map { $0.wire(start: startedAt) }), as: UTF8.self)
         let now = now()
         let created = try await store.write { sql -> Bool in
             let inserted = try await sql.raw("""
@@ -115,7 +115,7 @@ struct Hikes: Sendable {
             elapsedSeconds: try r.decode(column: "elapsed_seconds", as: Double.self), movingSeconds: try r.decode(column: "moving_seconds", as: Double.self),
             distanceMetres: try r.decode(column: "distance_metres", as: Double.self), gainMetres: try r.decode(column: "gain_metres", as: Double.self),
             steps: try r.decode(column: "steps", as: Int.self), calories: try r.decode(column: "calories", as: Double?.self),
-            fixes: fixes ? try JSONDecoder().decode([[Double]].self, from: Data(try r.decode(column: "fixes", as: String.self).utf8)).compactMap { wire($0, start: start) } : nil)
+            fixes: fixes ? try JSONDecoder().decode([[Double]].self, from: Data(try r.decode(column: "fixes", as: String.self).utf8)).compactMap { HikeFix(wire: $0, start: start) } : nil)
     }
 
     /// Only ever the person's own: the statement names their user id.
@@ -142,16 +142,5 @@ struct Hikes: Sendable {
         try await store.write { sql in
             try await sql.raw("DELETE FROM hikes WHERE id = \(bind: id) AND user_id = \(bind: userId) RETURNING id").first() != nil
         }
-    }
-
-    // MARK: Fixes on the wire: [seconds from the start, latitude, longitude, accuracy, elevation?]
-
-    static func wire(_ f: HikeFix, start: Date) -> [Double] {
-        [(f.time.timeIntervalSince(start) * 1000).rounded() / 1000, f.latitude, f.longitude, f.accuracy] + (f.elevation.map { [$0] } ?? [])
-    }
-
-    static func wire(_ a: [Double], start: Date) -> HikeFix? {
-        guard (4...5).contains(a.count) else { return nil }
-        return HikeFix(time: start.addingTimeInterval(a[0]), latitude: a[1], longitude: a[2], elevation: a.count == 5 ? a[4] : nil, accuracy: a[3])
     }
 }

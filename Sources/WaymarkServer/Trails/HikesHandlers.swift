@@ -55,7 +55,7 @@ extension APIHandler {
         var fixes: [HikeFix] = []
         fixes.reserveCapacity(body.fixes.count)
         for (i, raw) in body.fixes.enumerated() {
-            guard (4...5).contains(raw.count), raw.allSatisfy(\.isFinite), raw[0] >= 0, let fix = Hikes.wire(raw, start: body.startedAt) else {
+            guard (4...5).contains(raw.count), raw.allSatisfy(\.isFinite), raw[0] >= 0, let fix = HikeFix(wire: raw, start: body.startedAt) else {
                 throw Problem.badRequest("fixes[\(i)] must be [seconds from startedAt (0 or more), latitude, longitude, accuracy, elevation?] with finite numbers.")
             }
             fixes.append(fix)

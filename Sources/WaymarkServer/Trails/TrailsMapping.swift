@@ -75,7 +75,7 @@ enum TrailsMapping {
     }
 
     static func hike(_ h: HikeRow) -> Components.Schemas.Hike {
-        .init(summary: hikeSummary(h), fixes: (h.fixes ?? []).map { Hikes.wire($0, start: h.startedAt) })
+        .init(summary: hikeSummary(h), fixes: (h.fixes ?? []).map { $0.wire(start: h.startedAt) })
     }
 
     static func vote(_ v: Int) -> Operations.VoteTrailComment.Output.Ok.Body.JsonPayload.MyVotePayload {

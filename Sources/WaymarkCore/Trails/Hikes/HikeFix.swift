@@ -17,6 +17,20 @@ public struct HikeFix: Hashable, Sendable, Codable {
     public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 }
 
+extension HikeFix {
+    /// The fix as the API carries it: `[seconds from the hike's start (to the millisecond),
+    /// latitude, longitude, accuracy, elevation?]`, short enough for 20,000 of them in a request.
+    public func wire(start: Date) -> [Double] {
+        [(time.timeIntervalSince(start) * 1000).rounded() / 1000, latitude, longitude, accuracy] + (elevation.map { [$0] } ?? [])
+    }
+
+    /// A fix read from the API's form; nil when it has not four or five numbers.
+    public init?(wire a: [Double], start: Date) {
+        guard (4...5).contains(a.count) else { return nil }
+        self.init(time: start.addingTimeInterval(a[0]), latitude: a[1], longitude: a[2], elevation: a.count == 5 ? a[4] : nil, accuracy: a[3])
+    }
+}
+
 /// Which fixes a recording keeps. A fix too vague to place (accuracy worse than
 /// `maximumAccuracy`) is dropped, and so is one that would mean moving faster than anyone on
 /// foot (`maximumSpeed`) from the last one kept: a receiver's jump. When the device really was

@@ -56,6 +56,12 @@ public struct HikeStatistics: Hashable, Sendable, Codable {
     ///   - start, end: the stopwatch's start, and its stop (or now, while recording)
     public init(fixes: [HikeFix], start: Date, end: Date, body: HikerBody = HikerBody(), filter: HikeFixFilter = HikeFixFilter()) {
         let (segments, dropped) = filter.segments(fixes.filter { $0.time >= start && $0.time <= end })
+        self.init(segments: segments, dropped: dropped, end: end, start: start, body: body)
+    }
+
+    /// The figures of what `HikeFixFilter.segments` kept, for a caller that also keeps the fixes
+    /// themselves (the server stores them), so they are filtered once.
+    public init(segments: [[HikeFix]], dropped: Int, end: Date, start: Date, body: HikerBody = HikerBody()) {
         var moving = 0.0, distance = 0.0, movingKcalPerKg = 0.0
         var movingPoints: [GPXDocument.Point] = []
         var recent: [Step] = []

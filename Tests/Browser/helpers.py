@@ -299,3 +299,18 @@ class Accounts:
 
     def menu(self, action: str) -> None:
         self.app.el(f'#accounts button[data-action="{action}"]').click()
+
+
+def new_account(base: str, prefix: str, password: str, **extra) -> dict:
+    """Registers an account named `prefix` and a few random hex digits: its session."""
+    import secrets
+    status, session = api(base, "POST", "/v1/accounts", {"username": f"{prefix}{secrets.token_hex(3)}", "password": password, **extra})
+    assert status == 201, session
+    return session
+
+
+def use_session(app: App, session: dict) -> None:
+    """Keeps the session in the browser as the app does after signing in (the next load uses it)."""
+    import json
+    app.js("localStorage.setItem('waymark.account.token', arguments[0]);"
+           "localStorage.setItem('waymark.account.me', arguments[1]);", session["token"], json.dumps(session["user"]))

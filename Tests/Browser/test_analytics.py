@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from conftest import WaymarkServer
-from helpers import App, Accounts, api
+from helpers import App, Accounts, api, use_session
 
 PASSWORD = "Parking#2026"
 
@@ -70,8 +70,7 @@ def iso(t: datetime) -> str:
 
 
 def sign_in_browser(app: App, session: dict) -> None:
-    app.js("localStorage.setItem('waymark.account.token', arguments[0]);"
-           "localStorage.setItem('waymark.account.me', arguments[1]);", session["token"], json.dumps(session["user"]))
+    use_session(app, session)
     app.open()
 
 

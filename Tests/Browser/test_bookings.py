@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import pathlib
-import secrets
 import shutil
 import sqlite3
 import tempfile
@@ -19,7 +18,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from conftest import WaymarkServer
-from helpers import App, Accounts, api
+from helpers import App, Accounts, api, new_account, use_session
 
 PASSWORD = "Parking#2026"
 
@@ -40,16 +39,12 @@ def app(driver, booking_server) -> App:
 
 
 def register(server) -> dict:
-    status, session = api(server.url, "POST", "/v1/accounts",
-                          {"username": f"booker{secrets.token_hex(3)}", "password": PASSWORD})
-    assert status == 201, session
-    return session
+    return new_account(server.url, "booker", PASSWORD)
 
 
 def sign_in_browser(app: App, session: dict) -> None:
     """The browser keeps the session as the app does after signing in, then starts again."""
-    app.js("localStorage.setItem('waymark.account.token', arguments[0]);"
-           "localStorage.setItem('waymark.account.me', arguments[1]);", session["token"], json.dumps(session["user"]))
+    use_session(app, session)
     app.open()
 
 

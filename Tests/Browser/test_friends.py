@@ -7,25 +7,21 @@ the map as their pictures, a tap naming the friend and the time; Ben turns it of
 position is gone, for Ana and on the server."""
 from __future__ import annotations
 
-import json
 import secrets
 from datetime import datetime, timedelta, timezone
 
 from conftest import make_driver
-from helpers import App, api
+from helpers import App, api, new_account, use_session
 
 PASSWORD = "Friends#2026pass"
 
 
 def register(url: str, name: str) -> dict:
-    status, session = api(url, "POST", "/v1/accounts", {"username": f"{name}{secrets.token_hex(3)}", "password": PASSWORD})
-    assert status == 201, session
-    return session
+    return new_account(url, name, PASSWORD)
 
 
 def sign_in(app: App, session: dict) -> None:
-    app.js("localStorage.setItem('waymark.account.token', arguments[0]);"
-           "localStorage.setItem('waymark.account.me', arguments[1]);", session["token"], json.dumps(session["user"]))
+    use_session(app, session)
 
 
 def click(app: App, css: str, timeout: float = 15) -> None:

@@ -3,9 +3,7 @@ fill it through a gateway, the bell's badge counts the news as it arrives live, 
 marks read, marks all read and deletes. A real server with the demo site, its own database."""
 from __future__ import annotations
 
-import json
 import pathlib
-import secrets
 import shutil
 import tempfile
 import time
@@ -13,7 +11,7 @@ import time
 import pytest
 
 from conftest import WaymarkServer
-from helpers import App, Accounts, api
+from helpers import App, Accounts, api, new_account, use_session
 
 PASSWORD = "Parking#2026"
 
@@ -34,15 +32,11 @@ def app(driver, notify_server) -> App:
 
 
 def register(server) -> dict:
-    status, session = api(server.url, "POST", "/v1/accounts",
-                          {"username": f"watcher{secrets.token_hex(3)}", "password": PASSWORD})
-    assert status == 201, session
-    return session
+    return new_account(server.url, "watcher", PASSWORD)
 
 
 def sign_in_browser(app: App, session: dict) -> None:
-    app.js("localStorage.setItem('waymark.account.token', arguments[0]);"
-           "localStorage.setItem('waymark.account.me', arguments[1]);", session["token"], json.dumps(session["user"]))
+    use_session(app, session)
     app.open()
 
 

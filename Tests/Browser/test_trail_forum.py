@@ -6,23 +6,19 @@ without a connection wait in the outbox and are sent once when the server is bac
 favourite trail's page and picture read offline without having been opened."""
 from __future__ import annotations
 
-import json
 import secrets
 
-from helpers import App, api
+from helpers import App, api, new_account, use_session
 
 PASSWORD = "Trails#2026pass"
 
 
 def register(url: str, name: str) -> dict:
-    status, session = api(url, "POST", "/v1/accounts", {"username": f"{name}{secrets.token_hex(3)}", "password": PASSWORD})
-    assert status == 201, session
-    return session
+    return new_account(url, name, PASSWORD)
 
 
 def sign_in(app: App, session: dict) -> None:
-    app.js("localStorage.setItem('waymark.account.token', arguments[0]);"
-           "localStorage.setItem('waymark.account.me', arguments[1]);", session["token"], json.dumps(session["user"]))
+    use_session(app, session)
 
 
 def trails(app: App) -> dict:

@@ -180,23 +180,8 @@ struct NotificationTests {
                 }
                 guard case .ok(let ok) = output, case .textEventStream(let body) = ok.body else { throw TestFailure("no stream") }
                 try await after()
-                var got: [(id: String, title: String)] = []
-                var text = ""
-                for try await chunk in body {
-                    text += String(decoding: chunk, as: UTF8.self)
-                    while let end = text.range(of: "\n\n") {
-                        let frame = String(text[..<end.lowerBound])
-                        text = String(text[end.upperBound...])
-                        let lines = frame.split(separator: "\n")
-                        guard lines.contains("event: notification"),
-                              let id = lines.first(where: { $0.hasPrefix("id: ") })?.dropFirst(4),
-                              let data = lines.first(where: { $0.hasPrefix("data: ") })?.dropFirst(6),
-                              let json = try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else { continue }
-                        got.append((String(id), json["title"] as? String ?? ""))
-                    }
-                    if got.count >= count { break }
-                }
-                return got
+                return try await TestEventStream.read(body, count: count).filter { $0.event == "notification" }
+                    .map { ($0.id ?? "", $0.json["title"] as? String ?? "") }
             }
 
             let resumed = try await read(me.id, lastEventID: String(first), count: 2) {

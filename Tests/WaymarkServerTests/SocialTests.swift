@@ -191,22 +191,7 @@ struct SocialTests {
                 }
                 guard case .ok(let ok) = output, case .textEventStream(let body) = ok.body else { throw TestFailure("no stream") }
                 try await after()
-                var got: [(event: String, text: String)] = []
-                var text = ""
-                for try await chunk in body {
-                    text += String(decoding: chunk, as: UTF8.self)
-                    while let end = text.range(of: "\n\n") {
-                        let frame = String(text[..<end.lowerBound])
-                        text = String(text[end.upperBound...])
-                        let lines = frame.split(separator: "\n")
-                        guard let event = lines.first(where: { $0.hasPrefix("event: ") })?.dropFirst(7),
-                              let data = lines.first(where: { $0.hasPrefix("data: ") })?.dropFirst(6),
-                              let json = try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else { continue }
-                        got.append((String(event), json["text"] as? String ?? json["id"] as? String ?? ""))
-                    }
-                    if got.count >= count { break }
-                }
-                return got
+                return try await TestEventStream.read(body, count: count).map { ($0.event, $0.json["text"] as? String ?? $0.json["id"] as? String ?? "") }
             }
             let events = try await read(lastEventID: String(seen), count: 4) {
                 try await ctx.call(.PUT, "\(path)/msg-live-001", token: ana.token, json: ["text": "live"])

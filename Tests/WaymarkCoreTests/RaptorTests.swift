@@ -143,4 +143,18 @@ struct RaptorTests {
         let saturday = Timetable(feed: feed, date: .init(year: 2026, month: 11, day: 28))
         #expect(saturday.tripCount == 0)
     }
+
+    @Test("PLN-5 on the GTFS reference's sample feed, the shuttle to the airport runs every half hour on the day asked")
+    func pln5SampleFeed() throws {
+        let feed = try #require(GTFSReader.read(files: try GTFSReaderTests.sampleFeed()).feed)
+        let stop = { (id: String) in feed.stops.first { $0.id == id }!.position }
+        let monday = Timetable(feed: feed, date: .init(year: 2008, month: 6, day: 2))
+        let q = JourneyQuery(from: stop("STAGECOACH"), to: stop("BEATTY_AIRPORT"), departure: 6 * 3600 + 600, maximumWalk: 300)
+        let journey = try #require(monday.earliestArrival(q))
+        let ride = try #require(journey.legs.compactMap { if case .ride(let r) = $0 { r } else { nil } }.first)
+        #expect(ride.departure == 6 * 3600 + 1800 && ride.arrival == 6 * 3600 + 3000 && ride.from.name.hasPrefix("Stagecoach") && ride.to.id == "BEATTY_AIRPORT")
+        #expect(journey.arrival == ride.arrival, "no walk at either end: the stops are the places")
+        // The feed's service ended in 2010.
+        #expect(Timetable(feed: feed, date: .init(year: 2011, month: 6, day: 6)).earliestArrival(q) == nil)
+    }
 }

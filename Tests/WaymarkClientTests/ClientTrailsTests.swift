@@ -104,11 +104,21 @@ struct ClientTrailsTests {
                 let c = Geo.offset(Coordinate(latitude: head.latitude, longitude: head.longitude), east: Double(i) * 10, north: 0)
                 return HikeFix(time: start.addingTimeInterval(Double(i) * 8), latitude: c.latitude, longitude: c.longitude, elevation: 400, accuracy: 6)
             }
-            let live = HikeStatistics(fixes: fixes, start: start, end: start.addingTimeInterval(330),
-                                      body: HikerBody(heightCentimetres: 165, weightKilograms: 60, ageYears: 31))
-            let id = UUID().uuidString.lowercased()
-            let saved = try await ana.saveHike(id: id, trailId: "zanja-peak", startedAt: start, endedAt: start.addingTimeInterval(330), fixes: fixes)
-            _ = try await ana.saveHike(id: id, trailId: "zanja-peak", startedAt: start, endedAt: start.addingTimeInterval(330), fixes: fixes)
+            // Recorded from a stream of positions, the live figures as they come.
+            let (positions, feed) = AsyncStream<HikeFix>.makeStream()
+            for f in fixes { feed.yield(f) }
+            feed.yield(fixes[3])  // a late repeat of an old position changes nothing
+            feed.finish()
+            let seen = Counter()
+            var recording = try await ana.record(HikeRecording(trailId: "zanja-peak", startedAt: start, body: HikerBody(heightCentimetres: 165, weightKilograms: 60, ageYears: 31)),
+                                                 from: positions, figures: { _ in seen.add() })
+            #expect(seen.value == 41 && recording.fixes.count == 40)
+            let live = recording.statistics(at: start.addingTimeInterval(330))
+            #expect(live == HikeStatistics(fixes: fixes, start: start, end: start.addingTimeInterval(330), body: recording.body))
+            let id = recording.id
+            let saved = try await ana.saveHike(recording, endedAt: start.addingTimeInterval(330))
+            recording.body = HikerBody()
+            _ = try await ana.saveHike(recording, endedAt: start.addingTimeInterval(330))
             #expect(abs(saved.summary.distanceMetres - live.distanceMetres) < 0.01 && saved.summary.steps == live.steps)
             #expect(saved.summary.calories != nil, "a device identity may tell its body too")
             #expect(try await ana.hikes().total == 1)
@@ -118,4 +128,12 @@ struct ClientTrailsTests {
             #expect(try await ana.hikes().total == 0)
         }
     }
+}
+
+/// Counts calls from a `@Sendable` closure.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func add() { lock.lock(); n += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return n }
 }

@@ -3,7 +3,7 @@ import OpenAPIRuntime
 import WaymarkAPI
 import WaymarkCore
 
-/// Recorded hikes (TRL-6): record from a stream of positions with `HikeStatistics` for the live
+/// Recorded hikes (TRL-6): record from a stream of positions (`HikeRecording`, `record`) with the live
 /// figures, save under an id made when recording started (saving again stores it once), the
 /// history, one hike and its GPX; and what the hiker tells for steps and calories.
 extension WaymarkClient {

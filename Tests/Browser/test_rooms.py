@@ -101,7 +101,8 @@ def test_search_a_room_see_its_floor_plan_and_walk_there_across_buildings_and_fl
     # The route's link opens cold, as someone it was shared with sees it.
     app.open(route_path)
     app.wait(lambda: len(rooms(app)["steps"]) == len(steps), message="the shared route")
-    assert app.el("#rooms-route-title").text == "To JB-102"
+    # The steps are known a moment before the sheet that shows them is drawn.
+    app.wait(lambda: app.els("#rooms-route-title") and app.el("#rooms-route-title").text == "To JB-102", message="the shared route's title")
 
 
 def test_a_person_from_the_directory_and_the_nearest_restroom_on_a_desktop(server, artifacts):

@@ -18,6 +18,7 @@ func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfig
         middlewares: [
             MetricsMiddleware(metrics: metrics),
             RawHeaderMiddleware(),
+            ListQueryMiddleware(),
             BodyLimitMiddleware(maxBytes: config.maxBodyBytes, largeBodies: imports),
             GatewayAuthMiddleware(keys: services.parking.gateways, now: services.now),
             UserAuthMiddleware(sessions: services.accounts.sessions,

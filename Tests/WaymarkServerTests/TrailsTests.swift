@@ -58,7 +58,7 @@ struct TrailsTests {
             #expect(!falls.isEmpty && falls.allSatisfy { ($0["features"] as? [String])?.contains("waterfall") == true && $0["difficulty"] as? String != "hard" })
 
             for bad in ["latitude=33", "latitude=33&longitude=-117&q=x", "south=1&west=2", "q=%20-%20", "limit=0", "latitude=91&longitude=0",
-                        "difficulty=extreme", "south=40&west=0&north=30&east=1"] {
+                        "difficulty=extreme", "difficulty=", "feature=&q=falls", "south=40&west=0&north=30&east=1"] {
                 let res = try await ctx.call(.GET, "/v1/trails?\(bad)")
                 #expect(res.status == .badRequest, "\(bad): \(res.status)")
             }

@@ -391,6 +391,24 @@ struct GTFSReaderTests {
         #expect(problems.first?.file == "routes.txt" && problems.first?.row == 3 && problems.first?.field == "route_type")
     }
 
+    @Test("PLN-5: rows that leave off trailing fields read them as empty, with one warning for the file")
+    func pln5ShortRows() throws {
+        // As the reference's own zipped sample feed writes some stop times.
+        let files = Self.small("stop_times.txt") {
+            $0.replacingOccurrences(of: "trip_id,arrival_time,departure_time,stop_id,stop_sequence",
+                                    with: "trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign,pickup_type")
+              .replacingOccurrences(of: "T1,8:05:00,8:05:00,S2,2", with: "T1,8:05:00,8:05:00,S2,2,,1")
+        }
+        let (feed, problems) = Self.read(files)
+        let f = try #require(feed)
+        #expect(f.stopTimes.count == 5 && f.stopTimes[1].noPickup && !f.stopTimes[0].noPickup)
+        #expect(problems.map(\.description) == ["warning: stop_times.txt row 2: this row and 3 more rows have fewer fields than the header's 7; the missing ones are read as empty"])
+
+        // A required value still has to be there.
+        let missing = Self.small("stop_times.txt") { $0.replacingOccurrences(of: "T2,9:10:00,9:10:00,S1,2", with: "T2,9:10:00,9:10:00") }
+        #expect(Self.read(missing).feed == nil)
+    }
+
     @Test("PLN-5: transfers read; one naming a station applies to its platforms, in-seat transfers are left out with a warning")
     func pln5Transfers() throws {
         var files = Self.small("stops.txt") { _ in

@@ -182,11 +182,20 @@ extension GTFSReader {
             }
             guard complete else { return nil }
             let width = csv.header.count
+            var short: [Int] = []
             for row in 0..<csv.count {
                 let fields = csv.fieldCount(row)
-                if fields < width || (fields > width && (width..<fields).contains(where: { !csv.isBlank(row, $0) })) {
+                if fields < width {
+                    short.append(row)
+                } else if fields > width && (width..<fields).contains(where: { !csv.isBlank(row, $0) }) {
                     report(.error, name, csv.line(row), nil, "the row has \(fields) fields but the header has \(width) (an unquoted comma?)")
                 }
+            }
+            // Trailing empty fields left off: common in older feeds, and a missing required
+            // value is still an error of its own.
+            if let first = short.first {
+                let rows = short.count == 1 ? "this row has" : "this row and \(short.count - 1) more \(short.count == 2 ? "row" : "rows") have"
+                report(.warning, name, csv.line(first), nil, "\(rows) fewer fields than the header's \(width); the missing ones are read as empty")
             }
             return Table(name: name, csv: csv, columns: columns)
         }

@@ -3,7 +3,8 @@ import Foundation
 /// A way from one place to another by public transport (PLN-5): walks and rides in order.
 public struct Journey: Hashable, Sendable {
     public var legs: [Leg]
-    /// Seconds after the service day's start.
+    /// Seconds after the service day's start: when to set off, as late as still catches the
+    /// first ride.
     public var departure: Int
     public var arrival: Int
     /// Rides after the first.

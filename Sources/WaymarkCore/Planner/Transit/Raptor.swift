@@ -165,6 +165,20 @@ struct RaptorSearch {
         return nil
     }
 
+    /// The journey leaving as late as still catches its first ride: the wait is spent where the
+    /// person is, not at the stop, and the departure is when they have to set off.
+    static func leavingLate(_ legs: [Journey.Leg], earliest: Int, arrival: Int) -> Journey {
+        guard let first = legs.firstIndex(where: \.isRide) else { return Journey(legs: legs, departure: earliest, arrival: arrival) }
+        let ready = first == 0 ? earliest : legs[first - 1].arrival
+        let slack = legs[first].departure - ready
+        let moved = legs.enumerated().map { (i, leg) -> Journey.Leg in
+            guard i < first, case .walk(var w) = leg else { return leg }
+            w.departure += slack; w.arrival += slack
+            return .walk(w)
+        }
+        return Journey(legs: moved, departure: earliest + slack, arrival: arrival)
+    }
+
     func journey(to target: Int, round: Int, arrive: Int) -> Journey {
         var legs: [Journey.Leg] = []
         var stop = target, k = round
@@ -189,8 +203,8 @@ struct RaptorSearch {
             case .access(let m):
                 legs.append(.walk(.init(from: nil, to: t.stops[stop], metres: m, departure: q.departure, arrival: reached[0][stop])))
                 // A stop at the start or end itself needs no walk.
-                return Journey(legs: legs.reversed().filter { leg in if case .walk(let w) = leg { w.metres > 0 } else { true } },
-                               departure: q.departure, arrival: arrive)
+                let ordered = legs.reversed().filter { leg in if case .walk(let w) = leg { w.metres > 0 } else { true } }
+                return Self.leavingLate(ordered, earliest: q.departure, arrival: arrive)
             case .none:
                 k -= 1
                 step = how[k][stop]

@@ -60,12 +60,13 @@ public struct Timetable: Sendable {
 
         // The day's trips, and yesterday's that run past midnight, moved a day earlier.
         let yesterday = Self.dayBefore(date)
+        // Services are few and trips many: each service is looked up once per day.
+        let services = Set(feed.trips.map(\.serviceId))
+        let today = services.filter { feed.runs($0, on: date) }, before = services.filter { feed.runs($0, on: yesterday) }
         var running: [String: Int] = [:]  // trip id → shift in seconds
-        for t in feed.trips {
-            if feed.runs(t.serviceId, on: date) { running[t.id] = 0 }
-        }
+        for t in feed.trips where today.contains(t.serviceId) { running[t.id] = 0 }
         var lateYesterday: Set<String> = []
-        for t in feed.trips where feed.runs(t.serviceId, on: yesterday) { lateYesterday.insert(t.id) }
+        for t in feed.trips where before.contains(t.serviceId) { lateYesterday.insert(t.id) }
         let byTrip = Dictionary(grouping: feed.stopTimes, by: \.tripId)
         let frequencies = Dictionary(grouping: feed.frequencies, by: \.tripId)
         let tripsById = Dictionary(feed.trips.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })

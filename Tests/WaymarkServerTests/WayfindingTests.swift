@@ -10,7 +10,7 @@ struct WayfindingTests {
     static let palmDesert = DemoVenue.palmDesert
     static let archiveZip: Data = {
         let archive = IMDFArchive(manifest: ["version": .string("1.0.0"), "language": .string("en")], features: palmDesert.features())
-        return try! IMDFFiles.zip(try! archive.files(), modified: Date(timeIntervalSince1970: 1_767_225_600))
+        return try! ArchiveFiles.zip(try! archive.files(), modified: Date(timeIntervalSince1970: 1_767_225_600))
     }()
     static var venueId: String { palmDesert.venueId }
 
@@ -73,9 +73,9 @@ struct WayfindingTests {
             #expect(res.status == .ok)
             #expect(res.headers.first(name: .contentType) == "application/zip")
             #expect(res.headers.first(name: "Content-Disposition")?.hasPrefix("attachment; filename=") == true, "\(res.headers)")
-            let read = IMDFReader().read(files: try IMDFFiles.unzip(res.body))
+            let read = IMDFReader().read(files: try ArchiveFiles.imdf.unzip(res.body))
             #expect(read.problems.isEmpty, "\(read.problems.numbered.prefix(5))")
-            let original = IMDFReader().read(files: try IMDFFiles.unzip(Self.archiveZip)).archive
+            let original = IMDFReader().read(files: try ArchiveFiles.imdf.unzip(Self.archiveZip)).archive
             for type in IMDFFeatureType.allCases {
                 #expect(read.archive?.features(type) == original?.features(type), "\(type)")
             }
@@ -88,9 +88,9 @@ struct WayfindingTests {
         try await Self.withVenue(db) { ctx, token in
             let before = try await ctx.json("/v1/venues/\(Self.venueId)")["version"] as? Int
             // Levels and units gone: nothing to import.
-            var files = try IMDFFiles.unzip(Self.archiveZip).filter { !$0.name.hasPrefix("unit") }
+            var files = try ArchiveFiles.imdf.unzip(Self.archiveZip).filter { !$0.name.hasPrefix("unit") }
             files = files.map { $0.name.hasPrefix("level") ? ($0.name, Data("{\"type\": \"FeatureCollection\", \"features\": [".utf8)) : $0 }
-            let broken = try IMDFFiles.zip(files, modified: Date())
+            let broken = try ArchiveFiles.zip(files, modified: Date())
             let res = try await ctx.call(.PUT, "/v1/operator/venues", token: token, body: broken, contentType: "application/zip")
             #expect(res.status == .unprocessableEntity)
             #expect(res.problemType == "imdf-invalid")
@@ -110,7 +110,7 @@ struct WayfindingTests {
         try await Self.withVenue(db) { ctx, token in
             let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("WaymarkCoreTests/Fixtures/imdf-ulm")
-            let zip = try IMDFFiles.zip(try IMDFFiles.folder(folder), modified: Date(timeIntervalSince1970: 1_767_225_600))
+            let zip = try ArchiveFiles.zip(try ArchiveFiles.imdf.folder(folder), modified: Date(timeIntervalSince1970: 1_767_225_600))
             let strict = try await ctx.call(.PUT, "/v1/operator/venues?strict=true", token: token, body: zip, contentType: "application/zip")
             #expect(strict.status == .unprocessableEntity && strict.problemType == "imdf-invalid")
             #expect((strict.json["detail"] as? String)?.contains("a strict import refuses any") == true)

@@ -91,7 +91,7 @@ extension APIHandler {
 
     func exportVenue(_ input: Operations.ExportVenue.Input) async throws -> Operations.ExportVenue.Output {
         guard let row = try await services.wayfinding.venues.venue(input.path.venueId) else { throw Problem.notFound("venue") }
-        let zip = try IMDFFiles.zip(try await services.wayfinding.venues.files(row.id), modified: row.importedAt)
+        let zip = try ArchiveFiles.zip(try await services.wayfinding.venues.files(row.id), modified: row.importedAt)
         let file = row.name.map { $0.isLetter || $0.isNumber ? $0 : "-" }.reduce(into: "") { $0.append($1) }
         return .ok(.init(headers: .init(contentDisposition: "attachment; filename=\"\(file.isEmpty ? "venue" : file)-imdf.zip\""),
                          body: .applicationZip(HTTPBody(zip))))
@@ -103,7 +103,7 @@ extension APIHandler {
         guard case .applicationZip(let body) = input.body else { throw Problem.unsupportedMediaType }
         let data = Data(try await [UInt8](collecting: body, upTo: Int.max))
         let files: [(name: String, data: Data)]
-        do { files = try IMDFFiles.unzip(data, name: "The upload") } catch {
+        do { files = try ArchiveFiles.imdf.unzip(data, name: "The upload") } catch {
             throw Problem(type: "imdf-invalid", title: "The archive cannot be imported", status: 422, detail: error.description)
         }
         do {

@@ -30,7 +30,7 @@ struct Import: AsyncParsableCommand {
             let bar = ProgressBar()
             bar.update("Reading \(archive)", 0)
             let files: [(name: String, data: Data)]
-            do { files = try IMDFFiles.read(path: archive) } catch { throw ValidationError(error.description) }
+            do { files = try ArchiveFiles.imdf.read(path: archive) } catch { throw ValidationError(error.description) }
             do {
                 let report = try await options.withApplication { app in
                     try await app.importVenue(files: files, strict: strict, siteId: site, progress: { bar.update($0, $1) })
@@ -154,7 +154,7 @@ struct Export: AsyncParsableCommand {
             guard let found = try await options.withApplication({ try await $0.exportVenue(id: venue) }) else {
                 throw ValidationError("No venue with the id '\(venue)'.")
             }
-            let zip = try IMDFFiles.zip(found.files, modified: found.importedAt)
+            let zip = try ArchiveFiles.zip(found.files, modified: found.importedAt)
             try zip.write(to: URL(fileURLWithPath: output))
             print("Wrote \(output): \(found.files.count) files, \(zip.count) bytes.")
         }

@@ -166,6 +166,12 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404",
 include-operation-id-regex = "^(createCalendar|updateCalendar|deleteCalendar|createEvent|updateEvent|moveOccurrence|cancelOccurrence|listOccurrences|getDayPlan|updateTravelPreferences|searchPlannerPlaces)$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "404", "409", "429"]
 
+# PLN-5: journeys are planned on the imported timetable (404 `no-timetable` without one); a
+# departure more than 50 years from today is refused
+[[operations]]
+include-operation-id = "planJourneys"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404"]
+
 # TRL-1, TRL-2: a point needs both coordinates and goes alone (not with a view or a name), a view
 # needs all four sides; files must be GPX or GeoJSON with trails in them, a picture a real image,
 # and a picture named in an edit one that was uploaded; sent by the member, who is an operator

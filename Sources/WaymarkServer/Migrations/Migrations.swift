@@ -23,5 +23,6 @@ enum Migrations {
         CreateTrailForum(),
         CreateHikes(),
         CreateFriendsAndMessages(),
+        CreateTransitFeeds(),
     ]
 }

@@ -1,13 +1,15 @@
 import Foundation
 import WaymarkCore
 
-/// The Planner area: calendars, events, travel preferences, day plans and places for events.
+/// The Planner area: calendars, events, travel preferences, day plans, places for events and
+/// public transport.
 struct PlannerServices: Sendable {
     let calendars: CalendarService
     let events: EventService
     let preferences: PreferencesService
     let plans: DayPlans
     let places: PlannerPlaces
+    let transit: TransitServices
 
     init(_ env: WaymarkEnvironment, parking: ParkingServices, wayfinding: WayfindingServices, notifications: NotificationsServices) {
         // The built-in estimator until real routing comes (PLN-5).
@@ -16,6 +18,7 @@ struct PlannerServices: Sendable {
         events = EventService(store: env.store, now: env.now, estimator: estimator, notifier: notifications.notifier)
         preferences = PreferencesService(store: env.store, now: env.now)
         plans = DayPlans(store: env.store, now: env.now, estimator: estimator)
+        transit = TransitServices(env)
         places = PlannerPlaces(gazetteer: env.configuration.loadDemo ? MilanPlaces.all : [], parking: parking.queries, wayfinding: wayfinding)
     }
 }

@@ -6,8 +6,8 @@ import WaymarkServer
 /// Data in: a venue from IMDF and its staff directory from CSV (WAY-1, WAY-6).
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Load data: indoor maps (IMDF), staff directories (CSV), trails (GPX, GeoJSON).",
-        subcommands: [IMDF.self, Directory.self, GPX.self, GeoJSON.self])
+        abstract: "Load data: indoor maps (IMDF), staff directories (CSV), trails (GPX, GeoJSON), public transport (GTFS).",
+        subcommands: [IMDF.self, Directory.self, GPX.self, GeoJSON.self, GTFS.self])
 
     struct IMDF: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -136,6 +136,43 @@ extension Import {
         @Argument(help: "The GeoJSON files.") var files: [String]
 
         func run() async throws { try await TrailFiles.run(files, options: options, eachTrack: false) }
+    }
+}
+
+extension Import {
+    struct GTFS: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "gtfs",
+            abstract: "Load or replace the public-transport timetable from a GTFS feed (a .zip or a folder of .txt tables).",
+            discussion: """
+                Reads agency, stops, routes, trips, stop_times, calendar, calendar_dates, frequencies and \
+                transfers and checks them against the GTFS reference. Any error refuses the whole feed and \
+                the timetable in use stays as it was; warnings are listed and the feed goes in. The new \
+                feed replaces the old one at once, on every server sharing the database.
+                """)
+        @OptionGroup var options: ServerOptions
+        @Argument(help: "The feed: a .zip file or a folder.")
+        var feed: String
+
+        func run() async throws {
+            let bar = ProgressBar()
+            bar.update("Reading \(feed)", 0)
+            let files: [(name: String, data: Data)]
+            do { files = try ArchiveFiles.gtfs.read(path: feed) } catch { throw ValidationError(error.description) }
+            do {
+                let report = try await options.withApplication { app in
+                    try await app.importTransitFeed(files: files, progress: { bar.update($0, $1) })
+                }
+                for (n, line) in report.warnings.enumerated() { print("\(n + 1). \(line)") }
+                let days = report.firstDay.map { first in " from \(first) to \(report.lastDay ?? first)" } ?? ""
+                print("The timetable of \(report.name) is at version \(report.version): \(report.stops) stops, \(report.routes) routes, "
+                      + "\(report.trips) trips, \(report.stopTimes) stop times\(days)"
+                      + (report.warnings.isEmpty ? "." : "; \(report.warnings.count) warning\(report.warnings.count == 1 ? "" : "s") (listed above)."))
+            } catch let failure as TransitImportFailure {
+                FileHandle.standardError.write(Data(("\n" + failure.description + "\n").utf8))
+                throw ExitCode(65)
+            }
+        }
     }
 }
 

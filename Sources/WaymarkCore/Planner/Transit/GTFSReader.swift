@@ -102,3 +102,8 @@ public enum GTFSReader {
         1000...1000, 1200...1200, 1300...1307, 1400...1400,
     ]
 }
+
+extension [GTFSReader.Problem] {
+    /// "1. stops.txt row 4, stop_lat: …", one line per problem, numbered from 1.
+    public var numbered: [String] { enumerated().map { "\($0.offset + 1). \($0.element)" } }
+}

@@ -103,6 +103,42 @@ struct RaptorTests {
         #expect(compared == 600 && reachedByRide > 100, "the random networks must make rides worth taking: \(reachedByRide)")
     }
 
+    @Test("PLN-7 the latest departure arriving by a deadline is the one a minute-by-minute search finds")
+    func pln7LatestDeparture() throws {
+        var found = 0
+        for seed in UInt64(1)...12 {
+            let feed = Self.randomFeed(seed: seed)
+            let timetable = Timetable(feed: feed, date: Self.day)
+            var rng = SplitMix64(seed: seed &* 104_729)
+            for _ in 0..<8 {
+                let from = feed.stops[Int.random(in: 0..<feed.stops.count, using: &rng)].position
+                let to = feed.stops[Int.random(in: 0..<feed.stops.count, using: &rng)].position
+                let a = Geo.offset(from, east: 60, north: 0), b = Geo.offset(to, east: 0, north: 80)
+                let deadline = 8 * 3600 + Int(Double.random(in: 0...3600, using: &rng)), earliest = 7 * 3600
+                // Every departure minute: the last journey that still makes it.
+                var expected: Int?
+                for leave in stride(from: earliest, through: deadline, by: 60) {
+                    let q = JourneyQuery(from: a, to: b, departure: leave, maximumWalk: 600)
+                    if let j = timetable.earliestArrival(q), j.arrival <= deadline, j.legs.contains(where: \.isRide) {
+                        expected = max(expected ?? 0, j.departure)
+                    }
+                }
+                let j = timetable.latestDeparture(from: a, to: b, arrivingBy: deadline, earliest: earliest, maximumWalk: 600)
+                if let j, j.legs.contains(where: \.isRide) {
+                    found += 1
+                    #expect(j.arrival <= deadline)
+                    // The minute grid may miss the exact second of a later departure, never find a later one.
+                    #expect(j.departure >= (expected ?? 0) && j.departure < (expected ?? 0) + 60, "seed \(seed): \(j.departure) vs \(String(describing: expected))")
+                } else if let j {
+                    #expect(j.arrival == deadline, "a walk leaves just in time")
+                } else {
+                    #expect(expected == nil)
+                }
+            }
+        }
+        #expect(found > 20, "the cases must include rides: \(found)")
+    }
+
     /// Legs follow each other in time and place, a walk never follows a walk, and each ride runs forward.
     static func checkConsistent(_ j: Journey, _ q: JourneyQuery) {
         #expect(j.departure >= q.departure && j.legs.first?.departure == j.departure)
@@ -148,6 +184,35 @@ struct RaptorTests {
         #expect(friday.earliestArrival(q) == nil && friday.tripCount == 1, "only Thursday's trip after midnight")
         let saturday = Timetable(feed: feed, date: .init(year: 2026, month: 11, day: 28))
         #expect(saturday.tripCount == 0)
+    }
+
+    @Test("PLN-5 a frequency window that runs past midnight still runs the next morning; a timed change of platform stays a leg")
+    func pln5FrequencyPastMidnightAndPlatformChange() throws {
+        let a = Coordinate(latitude: 45.46, longitude: 9.19), b = Geo.offset(a, east: 3000, north: 0)
+        let b2 = Geo.offset(b, east: 0, north: 0.5), c = Geo.offset(b, east: 3000, north: 0)
+        var feed = TransitFeed(stops: [.init(id: "A", name: "Alpha", position: a), .init(id: "B1", name: "Beta M1", position: b),
+                                       .init(id: "B2", name: "Beta M2", position: b2), .init(id: "C", name: "Gamma", position: c)],
+                               routes: [.init(id: "M1", shortName: "M1", longName: "", mode: .metro), .init(id: "M2", shortName: "M2", longName: "", mode: .metro)],
+                               trips: [.init(id: "L", routeId: "M1", serviceId: "ALL"), .init(id: "K", routeId: "M2", serviceId: "ALL")],
+                               stopTimes: [.init(tripId: "L", sequence: 1, stopId: "A", arrival: 0, departure: 0),
+                                           .init(tripId: "L", sequence: 2, stopId: "B1", arrival: 300, departure: 300),
+                                           .init(tripId: "K", sequence: 1, stopId: "B2", arrival: 0, departure: 0),
+                                           .init(tripId: "K", sequence: 2, stopId: "C", arrival: 300, departure: 300)],
+                               calendars: [.init(serviceId: "ALL", weekdays: Set(1...7), start: .init(year: 2026, month: 1, day: 1), end: .init(year: 2026, month: 12, day: 31))],
+                               frequencies: [.init(tripId: "L", start: 23 * 3600 + 1800, end: 24 * 3600 + 2700, headway: 1800),
+                                             .init(tripId: "K", start: 5 * 3600, end: 26 * 3600, headway: 600)])
+        feed.transfers = [.init(fromStopId: "B1", toStopId: "B2", minimumSeconds: 240)]
+        let thursday = Timetable(feed: feed, date: Self.day)
+        // Wednesday's window runs 23:30, 24:00 and 24:30: the last is Thursday's 00:30.
+        let q = JourneyQuery(from: a, to: c, departure: 600, maximumWalk: 100)
+        let j = try #require(thursday.earliestArrival(q))
+        let rides = j.legs.compactMap { if case .ride(let r) = $0 { r } else { nil } }
+        #expect(rides.map(\.route.name) == ["M1", "M2"] && rides.first?.departure == 1800)
+        // Four minutes to change platforms, shown as a walk of its own although they are half a metre apart.
+        let change = j.legs.compactMap { if case .walk(let w) = $0, w.from != nil, w.to != nil { w } else { nil } }.first
+        #expect(change?.from?.id == "B1" && change?.to?.id == "B2" && change.map { $0.arrival - $0.departure } == 240)
+        #expect(rides.last?.departure == 2400, "the 00:40 M2, the first after the change")
+        Self.checkConsistent(j, q)
     }
 
     @Test("PLN-5 on the GTFS reference's sample feed, the shuttle to the airport runs every half hour on the day asked")

@@ -202,8 +202,9 @@ struct RaptorSearch {
                 step = rideStep[k][from]
             case .access(let m):
                 legs.append(.walk(.init(from: nil, to: t.stops[stop], metres: m, departure: q.departure, arrival: reached[0][stop])))
-                // A stop at the start or end itself needs no walk.
-                let ordered = legs.reversed().filter { leg in if case .walk(let w) = leg { w.metres > 0 } else { true } }
+                // A stop at the start or end itself needs no walk; a change of platform where the
+                // feed gives a time for it stays, however close the platforms are.
+                let ordered = legs.reversed().filter { leg in if case .walk(let w) = leg { w.metres > 0 || w.arrival > w.departure } else { true } }
                 return Self.leavingLate(ordered, earliest: q.departure, arrival: arrive)
             case .none:
                 k -= 1

@@ -102,8 +102,10 @@ public struct Timetable: Sendable {
         }
         for (id, shift) in running { if let t = tripsById[id] { expand(t, shift: shift) } }
         for id in lateYesterday {
-            guard let t = tripsById[id], let calls = byTrip[id], (calls.map(\.arrival).max() ?? 0) >= 86_400 else { continue }
-            expand(t, shift: -86_400)
+            guard let t = tripsById[id], let calls = byTrip[id], let first = calls.map(\.departure).min(), let last = calls.map(\.arrival).max() else { continue }
+            // A frequency window's last run ends its trip's length after the window's end.
+            let end = frequencies[id].map { $0.map(\.end).max()! + last - first } ?? last
+            if end >= 86_400 { expand(t, shift: -86_400) }
         }
 
         // Patterns: same stops, trips sorted by departure, split where a trip would overtake.

@@ -66,6 +66,7 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
         try await services.parking.reloadSensorIndex()
         try await WayfindingDemo(wayfinding: services.wayfinding).loadIfMissing()
         try await TrailsDemo(trails: services.trails).loadIfMissing()
+        try await TransitDemo(transit: services.planner.transit, now: now).loadIfMissing()
     }
 
     // Live tails start at the end of their logs before the server takes requests, so that

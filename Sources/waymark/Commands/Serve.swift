@@ -15,7 +15,7 @@ struct Serve: AsyncParsableCommand {
     @ArgumentParser.Option(help: "Port to listen on; 0 picks a free one (env WAYMARK_PORT).")
     var port: Int?
 
-    @ArgumentParser.Flag(help: "Load the demo site (CSU Fullerton) and venues (CSUSB) if they are not there yet (env WAYMARK_DEMO).")
+    @ArgumentParser.Flag(help: "Load the demo data (the CSU Fullerton site, CSUSB venues, trails, Milan transit) where it is not there yet (env WAYMARK_DEMO).")
     var demo = false
 
     @ArgumentParser.Flag(inversion: .prefixedNo,
@@ -80,7 +80,7 @@ struct Migrate: AsyncParsableCommand {
 }
 
 struct Demo: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Load the demo site (CSU Fullerton) and venues (CSUSB) if they are not there yet, then exit.")
+    static let configuration = CommandConfiguration(abstract: "Load the demo data (the CSU Fullerton site, CSUSB venues, trails, Milan transit) where it is not there yet, then exit.")
     @OptionGroup var options: ServerOptions
 
     func run() async throws {

@@ -98,4 +98,45 @@ struct TransitTests {
             #expect(missing.status == .badRequest)
         }
     }
+
+    @Test("PLN-5 a day plan's transit leg is a journey on the timetable: the last one that still arrives by the event's start",
+          arguments: TestDatabase.available)
+    func pln5DayPlanRidesTheTimetable(db: TestDatabase) async throws {
+        try await TestApp.with(db, configure: fastHashing) { ctx in
+            let zone = TimeZone(identifier: "Europe/Rome")!
+            let files = MilanTransit.files(validFrom: .init(year: 2026, month: 11, day: 1), validTo: .init(year: 2027, month: 1, day: 31))
+            _ = try await ctx.app.importTransitFeed(files: files.map { (name: $0.key, data: $0.value) })
+            let me = try await ctx.device()
+            try await ctx.call(.PUT, "/v1/me/planner/preferences", token: me.token, json: [
+                "ecoMode": false, "maxWalkingMetres": 800, "maxBikingMetres": 0, "ownsBike": false, "bikeSharing": false,
+                "transitFrom": "05:00", "transitTo": "24:00", "ownsCar": false, "carSharing": false])
+            for (title, start, end, lat, lon) in [("Lecture", "2026-11-19T08:00", "2026-11-19T09:00", 45.4781, 9.2272),
+                                                  ("Lab", "2026-11-19T10:00", "2026-11-19T12:00", 45.5030, 9.1560)] {
+                let res = try await ctx.call(.POST, "/v1/me/planner/events", token: me.token, json: [
+                    "title": title, "start": start, "end": end, "timeZone": zone.identifier,
+                    "place": ["name": title, "latitude": lat, "longitude": lon], "modes": ["walk", "transit"]])
+                #expect(res.status == .created)
+            }
+            let plan = try await ctx.call(.GET, "/v1/me/planner/days/2026-11-19", token: me.token)
+            let lab = try #require((plan.json["steps"] as? [[String: Any]])?.first { $0["title"] as? String == "Lab" })
+            let leg = try #require(lab["leg"] as? [String: Any])
+            #expect(leg["mode"] as? String == "transit")
+            let journey = try #require(leg["journey"] as? [String: Any], "the leg is planned on the timetable")
+            let legs = journey["legs"] as? [[String: Any]] ?? []
+            #expect(legs.contains { $0["kind"] as? String == "ride" } && journey["rides"] as? Int ?? 0 >= 1)
+            #expect(leg["depart"] as? String == journey["leave"] as? String && leg["arrive"] as? String == journey["arrive"] as? String)
+            let instant = ISO8601DateFormatter()
+            instant.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let arrive = try #require(instant.date(from: journey["arrive"] as? String ?? ""))
+            let leave = try #require(instant.date(from: journey["leave"] as? String ?? ""))
+            let start = try #require(instant.date(from: lab["start"] as? String ?? ""))
+            #expect(arrive <= start && start.timeIntervalSince(arrive) < 15 * 60, "in by 10:00, and not long before")
+            #expect(leave >= instant.date(from: "2026-11-19T08:00:00.000Z")!, "after the lecture ends at 09:00 in Rome")
+
+            // The same journey the public planner gives, leaving then.
+            let direct = try await ctx.call(.GET, "/v1/journeys?fromLatitude=45.4781&fromLongitude=9.2272&toLatitude=45.503&toLongitude=9.156"
+                                            + "&maxWalkMetres=800&leaveAt=\(journey["leave"] as? String ?? "")")
+            #expect((direct.json["journeys"] as? [[String: Any]])?.last?["arrive"] as? String == journey["arrive"] as? String)
+        }
+    }
 }

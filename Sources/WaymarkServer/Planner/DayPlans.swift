@@ -8,6 +8,8 @@ struct DayPlans: Sendable {
     let store: SQLStore
     let now: @Sendable () -> Date
     let estimator: any TravelEstimator
+    /// The timetable's journeys for transit legs, when a feed is loaded.
+    let transit: TransitServices?
 
     /// Search nodes per day on the server. Each node costs more the more events a day has, so
     /// beyond 20 events the budget shrinks with their square: a crowded day answers quickly with
@@ -30,6 +32,14 @@ struct DayPlans: Sendable {
         var metres: Int
         var from: Coordinate
         var to: Coordinate
+        /// A transit leg's journey on the timetable: the vehicles and walks, leaving as late as
+        /// still arrives by the event's start.
+        var journey: TimetableJourney?
+    }
+
+    struct TimetableJourney: Sendable, Hashable {
+        var journey: Journey
+        var day: ServiceDay
     }
 
     struct Step: Sendable {
@@ -70,7 +80,29 @@ struct DayPlans: Sendable {
     func plan(userId: String, day: LocalDay, zone: TimeZone?) async throws -> View {
         let events = try await PlannerStore.events(userId: userId, on: store.sql)
         let prefs = try await PlannerStore.preferences(userId: userId, on: store.sql)
-        return Self.plan(events: events, preferences: prefs, day: day, zone: zone ?? Self.zone(of: events), now: now(), estimator: estimator)
+        var view = Self.plan(events: events, preferences: prefs, day: day, zone: zone ?? Self.zone(of: events), now: now(), estimator: estimator)
+        if let transit { try await ride(&view, on: transit, preferences: prefs) }
+        return view
+    }
+
+    /// Each transit leg on the timetable: the journey that leaves last and still arrives by the
+    /// event's start, looked for from an hour before the estimate said to leave. Where no
+    /// journey makes it, the leg keeps the estimate.
+    func ride(_ view: inout View, on transit: TransitServices, preferences: TravelPreferences) async throws {
+        guard let row = try await transit.store.current(), let feedZone = TimeZone(identifier: row.timeZone) else { return }
+        for i in view.steps.indices {
+            guard let leg = view.steps[i].leg, leg.mode == .transit else { continue }
+            let day = ServiceDay(containing: view.steps[i].start, timeZone: feedZone)
+            let timetable = try await transit.cache.timetable(for: row, on: day.date)
+            let deadline = day.seconds(at: view.steps[i].start)
+            guard let j = timetable.latestDeparture(from: leg.from, to: leg.to, arrivingBy: deadline,
+                                                    earliest: max(0, day.seconds(at: leg.depart) - 3600),
+                                                    maximumWalk: Double(preferences.maxWalkingMetres)) else { continue }
+            view.steps[i].leg?.journey = TimetableJourney(journey: j, day: day)
+            view.steps[i].leg?.depart = day.instant(j.departure)
+            view.steps[i].leg?.arrive = day.instant(j.arrival)
+            view.steps[i].leg?.minutes = Int((Double(j.arrival - j.departure) / 60).rounded(.up))
+        }
     }
 
     /// The zone a person's days are read in when none is asked for: the one most of their events

@@ -67,8 +67,11 @@ enum PlannerMapping {
               calendarId: s.event?.calendarId, title: s.event?.title, place: s.event?.place.map(place),
               flexible: s.event == nil ? nil : s.flexible,
               arrival: s.arrival.map { .init(rawValue: $0.rawValue)! }, lateMinutes: s.lateMinutes > 0 ? s.lateMinutes : nil, why: s.why,
-              leg: s.leg.map { .init(mode: mode($0.mode), depart: $0.depart, arrive: $0.arrive, minutes: $0.minutes, metres: $0.metres,
-                                     from: coordinate($0.from), to: coordinate($0.to)) },
+              leg: s.leg.map { l in
+                  .init(mode: mode(l.mode), depart: l.depart, arrive: l.arrive, minutes: l.minutes, metres: l.metres,
+                        from: coordinate(l.from), to: coordinate(l.to),
+                        journey: l.journey.map { TransitMapping.journey($0.journey, day: $0.day, from: l.from, to: l.to) })
+              },
               lunchBefore: s.lunchBefore ? true : nil,
               options: s.options.isEmpty ? nil : s.options.map { .init(mode: mode($0.mode), minutes: $0.minutes, metres: $0.metres) },
               refusals: s.refusals.isEmpty ? nil : s.refusals.map { .init(mode: mode($0.mode), reason: $0.reason) })

@@ -17,8 +17,8 @@ struct PlannerServices: Sendable {
         calendars = CalendarService(store: env.store, now: env.now)
         events = EventService(store: env.store, now: env.now, estimator: estimator, notifier: notifications.notifier)
         preferences = PreferencesService(store: env.store, now: env.now)
-        plans = DayPlans(store: env.store, now: env.now, estimator: estimator)
         transit = TransitServices(env)
+        plans = DayPlans(store: env.store, now: env.now, estimator: estimator, transit: transit)
         places = PlannerPlaces(gazetteer: env.configuration.loadDemo ? MilanPlaces.all : [], parking: parking.queries, wayfinding: wayfinding)
     }
 }

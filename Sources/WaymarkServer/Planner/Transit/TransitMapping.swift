@@ -5,23 +5,21 @@ import WaymarkCore
 /// Journeys in the contract's shapes: instants rather than the service day's seconds.
 enum TransitMapping {
     static func plan(_ p: TransitServices.Plan) -> Components.Schemas.JourneyPlan {
-        .init(timeZone: p.feed.timeZone, timetable: p.feed.name, journeys: p.journeys.map { journey($0, p) })
+        .init(timeZone: p.feed.timeZone, timetable: p.feed.name, journeys: p.journeys.map { journey($0, day: p.day, from: p.from, to: p.to) })
     }
 
-    static func journey(_ j: Journey, _ p: TransitServices.Plan) -> Components.Schemas.Journey {
-        let day = p.day
+    static func journey(_ j: Journey, day: ServiceDay, from: Coordinate, to: Coordinate) -> Components.Schemas.Journey {
         let walked = j.legs.reduce(0.0) { if case .walk(let w) = $1 { $0 + w.metres } else { $0 } }
         return .init(leave: day.instant(j.departure), arrive: day.instant(j.arrival), minutes: Int((Double(j.arrival - j.departure) / 60).rounded(.up)),
-                     rides: j.legs.filter(\.isRide).count, walkMetres: Int(walked.rounded()), legs: j.legs.map { leg($0, p) })
+                     rides: j.legs.filter(\.isRide).count, walkMetres: Int(walked.rounded()), legs: j.legs.map { leg($0, day: day, from: from, to: to) })
     }
 
-    static func leg(_ leg: Journey.Leg, _ p: TransitServices.Plan) -> Components.Schemas.JourneyLeg {
-        let day = p.day
+    static func leg(_ leg: Journey.Leg, day: ServiceDay, from: Coordinate, to: Coordinate) -> Components.Schemas.JourneyLeg {
         switch leg {
         case .walk(let w):
             return .init(kind: .walk, leave: day.instant(w.departure), arrive: day.instant(w.arrival),
-                         from: w.from.map(place) ?? .init(latitude: p.from.latitude, longitude: p.from.longitude),
-                         to: w.to.map(place) ?? .init(latitude: p.to.latitude, longitude: p.to.longitude),
+                         from: w.from.map(place) ?? .init(latitude: from.latitude, longitude: from.longitude),
+                         to: w.to.map(place) ?? .init(latitude: to.latitude, longitude: to.longitude),
                          metres: Int(w.metres.rounded()))
         case .ride(let r):
             return .init(kind: .ride, leave: day.instant(r.departure), arrive: day.instant(r.arrival), from: place(r.from), to: place(r.to),

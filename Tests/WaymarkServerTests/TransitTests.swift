@@ -132,6 +132,9 @@ struct TransitTests {
             let start = try #require(instant.date(from: lab["start"] as? String ?? ""))
             #expect(arrive <= start && start.timeIntervalSince(arrive) < 15 * 60, "in by 10:00, and not long before")
             #expect(leave >= instant.date(from: "2026-11-19T08:00:00.000Z")!, "after the lecture ends at 09:00 in Rome")
+            let minutes = try #require(journey["minutes"] as? Int), spare = Int(start.timeIntervalSince(arrive) / 60)
+            #expect(lab["why"] as? String == "On time: \(minutes) min by public transport, \(spare) min to spare.", "the journey's figures, not the estimate's")
+            #expect(plan.json["travelMinutes"] as? Int == minutes)
 
             // The same journey the public planner gives, leaving then.
             let direct = try await ctx.call(.GET, "/v1/journeys?fromLatitude=45.4781&fromLongitude=9.2272&toLatitude=45.503&toLongitude=9.156"

@@ -98,10 +98,21 @@ struct DayPlans: Sendable {
             guard let j = timetable.latestDeparture(from: leg.from, to: leg.to, arrivingBy: deadline,
                                                     earliest: max(0, day.seconds(at: leg.depart) - 3600),
                                                     maximumWalk: Double(preferences.maxWalkingMetres)) else { continue }
+            let minutes = Int((Double(j.arrival - j.departure) / 60).rounded(.up))
             view.steps[i].leg?.journey = TimetableJourney(journey: j, day: day)
             view.steps[i].leg?.depart = day.instant(j.departure)
             view.steps[i].leg?.arrive = day.instant(j.arrival)
-            view.steps[i].leg?.minutes = Int((Double(j.arrival - j.departure) / 60).rounded(.up))
+            view.steps[i].leg?.minutes = minutes
+            view.travelMinutes += minutes - leg.minutes
+            // The explanation told the estimate's figures; it tells the journey's now.
+            let start = view.steps[i].start
+            let spare = { (arrive: Date) in Int(start.timeIntervalSince(arrive) / 60) }
+            view.steps[i].why = view.steps[i].why.map {
+                $0.replacingOccurrences(of: "\(PlanExplanation.minutes(leg.minutes)) \(PlanExplanation.words(.transit))",
+                                        with: "\(PlanExplanation.minutes(minutes)) \(PlanExplanation.words(.transit))")
+                  .replacingOccurrences(of: "\(PlanExplanation.minutes(spare(leg.arrive))) to spare",
+                                        with: "\(PlanExplanation.minutes(spare(day.instant(j.arrival)))) to spare")
+            }
         }
     }
 

@@ -391,6 +391,58 @@ def test_PLN_5_an_event_that_cannot_be_reached_in_time_is_said_at_once_and_marke
     assert app.console_errors() == []
 
 
+def next_weekday(after_days: int) -> str:
+    """The first Monday to Thursday at least `after_days` away: a day the demo timetable runs its weekday service."""
+    d = datetime.now(ZoneInfo(ZONE)).date() + timedelta(days=after_days)
+    while d.weekday() > 3:
+        d += timedelta(days=1)
+    return d.isoformat()
+
+
+def test_PLN_5_a_transit_leg_names_its_lines_the_first_ride_and_each_step_on_phone_and_desktop(app, server, artifacts):
+    day = next_weekday(2)
+    app.open(f"/plan/day/{day}")
+    wait_day(app, day)
+    places = {p["name"]: p for p in api(server.url, "GET", "/v1/planner/places?q=Politecnico&limit=20")[1]["places"]}
+    at = lambda n: {k: places[n][k] for k in ("name", "latitude", "longitude")}  # noqa: E731
+    add_event(server, token(app), title="Lecture", start=f"{day}T08:00", end=f"{day}T09:00", place=at(LEONARDO), modes=["walk", "transit"])
+    lab = add_event(server, token(app), title="Lab", start=f"{day}T10:00", end=f"{day}T12:00", place=at(BOVISA), modes=["walk", "transit"])
+    app.open(f"/plan/day/{day}")
+    wait_day(app, day)
+    leg = app.wait(lambda: next((l for l in legs(app) if l["mode"] == "transit"), None), message="the transit leg")
+    _, plan = api(server.url, "GET", f"/v1/me/planner/days/{day}?timeZone={urllib.parse.quote(ZONE)}", token=token(app))
+    journey = next(s for s in plan["steps"] if s.get("title") == "Lab")["leg"]["journey"]
+    rides = [l for l in journey["legs"] if l["kind"] == "ride"]
+    assert rides, journey
+    # "Public transport · 31 min · M2 · S2", then when to leave and the first ride in words.
+    assert " · ".join(r["route"]["name"] for r in rides) in leg["text"], leg["text"]
+    assert f"from {rides[0]['from']['name']} at " in leg["text"], leg["text"]
+    assert "T0" not in leg["text"] and "Z" not in leg["text"].replace("Zone", ""), "no raw timestamps"
+    shot(app, artifacts / "plan-phone-transit-day.png")
+
+    event_id = (lab.get("event") or lab)["id"]
+    app.open(f"/plan/event/{urllib.parse.quote(event_id)}/{day}")
+    app.wait(lambda: app.els("#plan .plan-journey li[data-kind='ride']"), timeout=15, message="the journey step by step")
+    items = app.js("return [...document.querySelectorAll('#plan .plan-journey li')].map(li => ({...li.dataset, text: li.innerText}))")
+    assert [i["kind"] for i in items] == [l["kind"] for l in journey["legs"]], items
+    first = next(i for i in items if i["kind"] == "ride")
+    assert first["line"] == rides[0]["route"]["name"] and f"from {rides[0]['from']['name']}" in first["text"], first
+    assert "get off at " + rides[0]["to"]["name"] in first["text"], first
+    badge = app.el("#plan .plan-journey li[data-kind='ride'] .plan-line-badge")
+    colour = rides[0]["route"].get("colour")
+    if colour:
+        r, g, b = (int(colour[i:i + 2], 16) for i in (0, 2, 4))
+        assert badge.value_of_css_property("background-color") == f"rgba({r}, {g}, {b}, 1)", "the line's own colour"
+    text = app.el("#plan").text
+    assert "T0" not in text and "undefined" not in text and "null" not in text, text
+    shot(app, artifacts / "plan-phone-transit-event.png")
+    app.d.set_window_size(1280, 800)
+    app.open(f"/plan/event/{urllib.parse.quote(event_id)}/{day}")
+    app.wait(lambda: app.els("#plan .plan-journey li[data-kind='ride']"), timeout=15, message="the journey on a wide screen")
+    shot(app, artifacts / "plan-desktop-transit-event.png")
+    assert app.console_errors() == []
+
+
 def test_PLN_3_today_is_split_into_earlier_upcoming_in_two_hours_and_later(driver, server, artifacts):
     """Today's plan: what is over, what comes within two hours ("Upcoming") and "Later". The
     browser is put in a fixed-offset zone where it is about 10:00 now, so the test means the same

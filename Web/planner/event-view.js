@@ -14,6 +14,7 @@ import { dayOnMap, numberedEvents } from './day-map.js';
 import { modeSample } from './modes.js';
 import { swatch } from './calendar-chips.js';
 import { moveForm } from './move-form.js';
+import { journeySteps } from './journey.js';
 
 /** @param {import('./index.js').PlanContext} ctx @param {string} eventId @param {string} day the day it was due on */
 export function eventView(ctx, eventId, day) {
@@ -108,6 +109,8 @@ export function eventView(ctx, eventId, day) {
         step.leg ? el('p', { class: `plan-leg-summary mode-${step.leg.mode}` }, modeSample(step.leg.mode),
           el('span', null, `${modeWord(step.leg.mode)}${from ? ` from ${from.title}` : ''}: leave at ${clock(step.leg.depart, zone)}, arrive ${clock(step.leg.arrive, zone)} (${duration(step.leg.minutes)}, ${distance(step.leg.metres)}).`))
           : el('p', 'plan-hint', from ? 'No way there is planned.' : 'The first place of the day: no trip before it.'),
+        step.leg?.journey ? journeySteps(step.leg.journey, zone) : null,
+        step.leg?.mode === 'transit' && !step.leg.journey ? el('p', 'plan-hint', 'An estimate: no timetable journey is known for this trip.') : null,
         options.length ? el('p', 'plan-hint', 'Every way you would take, quickest first. Choose one to see it on the map.') : null,
         options.length ? el('ul', { class: 'plan-options', 'aria-label': 'Ways there' }, buttons) : null,
         step.refusals?.length ? el('div', 'plan-refusals', el('p', 'plan-hint', 'Not offered:'),

@@ -8,6 +8,7 @@ import { clock, clockRange, duration, distance, modeWord, arrivalText } from './
 import { modeSample } from './modes.js';
 import { wallOf } from './wall-time.js';
 import { icon } from './icons.js';
+import { firstRideText, linesText } from './journey.js';
 
 /**
  * @param {any} plan a DayPlan
@@ -32,8 +33,10 @@ const wallData = (s, tz) => ({ start: wallOf(s.start, tz).time, end: wallOf(s.en
 
 /** @param {any} leg @param {string} tz @param {boolean} next */
 function legItem(leg, tz, next) {
-  const what = `${modeWord(leg.mode)} · ${duration(leg.minutes)} · ${distance(leg.metres)}`;
-  const when = `${next ? 'Next: leave' : 'Leave'} at ${clock(leg.depart, tz)}, arrive ${clock(leg.arrive, tz)}`;
+  const lines = leg.journey ? linesText(leg.journey) : '';
+  const what = `${modeWord(leg.mode)} · ${duration(leg.minutes)} · ${lines || distance(leg.metres)}`;
+  const when = `${next ? 'Next: leave' : 'Leave'} at ${clock(leg.depart, tz)}, arrive ${clock(leg.arrive, tz)}`
+    + (leg.journey && lines ? ` · ${firstRideText(leg.journey, tz)}` : '');
   return el('li', { class: `plan-leg mode-${leg.mode}${next ? ' next' : ''}`, dataset: { mode: leg.mode, minutes: String(leg.minutes) } },
     modeSample(leg.mode),
     el('span', 'plan-leg-text', el('span', 'plan-leg-what', what), el('span', 'plan-leg-when', when)));

@@ -159,11 +159,11 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401",
 include-operation-id = "getRoute"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404", "422"]
 
-# PLN-1…6: wall times, zones, repeats and windows follow rules a schema cannot state (an end after
-# its start, a real IANA zone, a first day among the repeat's weekdays, a day the event is due on),
+# PLN-1…7: wall times, zones, repeats and windows follow rules a schema cannot state (an end after
+# its start, a real IANA zone (also for a reported position), a first day among the repeat's weekdays, a day the event is due on),
 # answered 400 naming the rule; a person's last calendar is refused 409
 [[operations]]
-include-operation-id-regex = "^(createCalendar|updateCalendar|deleteCalendar|createEvent|updateEvent|moveOccurrence|cancelOccurrence|listOccurrences|getDayPlan|updateTravelPreferences|searchPlannerPlaces)$"
+include-operation-id-regex = "^(createCalendar|updateCalendar|deleteCalendar|createEvent|updateEvent|moveOccurrence|cancelOccurrence|listOccurrences|getDayPlan|updateTravelPreferences|searchPlannerPlaces|reportPlannerPosition|forgetPlannerPosition)$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "404", "409", "429"]
 
 # PLN-5: journeys are planned on the imported timetable (404 `no-timetable` without one); a

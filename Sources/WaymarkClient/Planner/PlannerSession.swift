@@ -4,5 +4,6 @@ extension SessionMiddleware {
         "listCalendars", "createCalendar", "updateCalendar", "deleteCalendar",
         "createEvent", "getEvent", "updateEvent", "deleteEvent", "moveOccurrence", "cancelOccurrence",
         "listOccurrences", "getDayPlan", "getTravelPreferences", "updateTravelPreferences",
+        "reportPlannerPosition", "forgetPlannerPosition",
     ]
 }

@@ -24,5 +24,6 @@ enum Migrations {
         CreateHikes(),
         CreateFriendsAndMessages(),
         CreateTransitFeeds(),
+        CreateLeaveAlerts(),
     ]
 }

@@ -73,7 +73,7 @@ enum NotificationMapping {
     static func notification(_ n: NotificationRow) -> Components.Schemas.Notification {
         .init(id: n.id, sequence: n.seq,
               kind: Components.Schemas.NotificationKind(rawValue: n.kind) ?? .lotFull,
-              title: n.title, body: n.body, lotId: n.lotId, bookingId: n.bookingId, holdId: n.holdId, planDay: n.planDay, threadId: n.threadId,
+              title: n.title, body: n.body, lotId: n.lotId, bookingId: n.bookingId, holdId: n.holdId, planDay: n.planDay, threadId: n.threadId, eventId: n.eventId,
               createdAt: Date(millis: n.createdAt), read: n.readAt != nil, readAt: n.readAt.map(Date.init(millis:)))
     }
 

@@ -16,6 +16,7 @@ struct NotificationDraft: Sendable {
         case friendRequest = "friend-request"
         case friendAccepted = "friend-accepted"
         case message = "thread-message"
+        case timeToLeave = "time-to-leave"
     }
 
     var userId: String
@@ -29,6 +30,8 @@ struct NotificationDraft: Sendable {
     var planDay: String? = nil
     /// A message thread the notice is about.
     var threadId: String? = nil
+    /// A planner event the notice is about (with `planDay`, the occurrence).
+    var eventId: String? = nil
     /// The person whose doing it tells of, when it is another person's.
     var fromUserId: String? = nil
 }
@@ -45,10 +48,11 @@ struct NotificationRow: Sendable {
     var holdId: String?
     var planDay: String?
     var threadId: String?
+    var eventId: String?
     var createdAt: Int64
     var readAt: Int64?
 
-    static let columns = "seq, id, user_id, kind, title, body, lot_id, booking_id, hold_id, plan_day, thread_id, created_at, read_at"
+    static let columns = "seq, id, user_id, kind, title, body, lot_id, booking_id, hold_id, plan_day, thread_id, event_id, created_at, read_at"
 
     init(_ r: any SQLRow) throws {
         seq = try r.decode(column: "seq", as: Int64.self)
@@ -62,6 +66,7 @@ struct NotificationRow: Sendable {
         holdId = try r.decode(column: "hold_id", as: String?.self)
         planDay = try r.decode(column: "plan_day", as: String?.self)
         threadId = try r.decode(column: "thread_id", as: String?.self)
+        eventId = try r.decode(column: "event_id", as: String?.self)
         createdAt = try r.decode(column: "created_at", as: Int64.self)
         readAt = try r.decode(column: "read_at", as: Int64?.self)
     }
@@ -84,9 +89,9 @@ enum NotificationStore {
         if sql.dialect.name == "postgresql" { try await sql.raw("SELECT pg_advisory_xact_lock(\(bind: appendLockKey))").run() }
         for d in drafts {
             try await sql.raw("""
-                INSERT INTO notifications (id, user_id, kind, title, body, lot_id, booking_id, hold_id, plan_day, thread_id, from_user_id, created_at)
+                INSERT INTO notifications (id, user_id, kind, title, body, lot_id, booking_id, hold_id, plan_day, thread_id, event_id, from_user_id, created_at)
                 VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: d.userId), \(bind: d.kind.rawValue), \(bind: d.title),
-                        \(bind: d.body), \(bind: d.lotId), \(bind: d.bookingId), \(bind: d.holdId), \(bind: d.planDay), \(bind: d.threadId), \(bind: d.fromUserId), \(bind: now.millis))
+                        \(bind: d.body), \(bind: d.lotId), \(bind: d.bookingId), \(bind: d.holdId), \(bind: d.planDay), \(bind: d.threadId), \(bind: d.eventId), \(bind: d.fromUserId), \(bind: now.millis))
                 """).run()
         }
         for userId in Set(drafts.map(\.userId)) {

@@ -34,28 +34,30 @@ struct CalendarService: Sendable {
         return [first]
     }
 
-    func create(_ principal: Principal, name: String, colour: String) async throws -> CalendarRow {
+    func create(_ principal: Principal, name: String, colour: String, leaveAlerts: Bool = true) async throws -> CalendarRow {
         let (name, colour) = try Self.checked(name: name, colour: colour)
         let now = now()
         return try await store.write { sql in
             let existing = try await Self.ensure(userId: principal.userId, now: now, on: sql)
             guard existing.count < Self.maximumCalendars else { throw Problem.conflict("too-many-calendars", "You have \(Self.maximumCalendars) calendars, the most there can be.") }
             // A new calendar does not become the default until an event uses it.
-            let row = CalendarRow(id: UUID().uuidString.lowercased(), name: name, colour: colour, usedAt: 0)
+            let row = CalendarRow(id: UUID().uuidString.lowercased(), name: name, colour: colour, usedAt: 0, leaveAlerts: leaveAlerts)
             try await PlannerStore.insertCalendar(row, userId: principal.userId, now: now, on: sql)
             return row
         }
     }
 
-    func update(_ principal: Principal, id: String, name: String, colour: String) async throws -> CalendarRow {
+    /// Renames and recolours; `leaveAlerts` nil leaves the switch as it is.
+    func update(_ principal: Principal, id: String, name: String, colour: String, leaveAlerts: Bool? = nil) async throws -> CalendarRow {
         let (name, colour) = try Self.checked(name: name, colour: colour)
         return try await store.write { sql in
             let rows = try await sql.raw("""
-                UPDATE planner_calendars SET name = \(bind: name), colour = \(bind: colour.hex)
-                WHERE id = \(bind: id) AND user_id = \(bind: principal.userId) RETURNING used_at
+                UPDATE planner_calendars SET name = \(bind: name), colour = \(bind: colour.hex), leave_alerts = COALESCE(\(bind: leaveAlerts), leave_alerts)
+                WHERE id = \(bind: id) AND user_id = \(bind: principal.userId) RETURNING used_at, leave_alerts
                 """).all()
             guard let row = rows.first else { throw Problem.notFound("calendar") }
-            return CalendarRow(id: id, name: name, colour: colour, usedAt: try row.decode(column: "used_at", as: Int64.self))
+            return CalendarRow(id: id, name: name, colour: colour, usedAt: try row.decode(column: "used_at", as: Int64.self),
+                               leaveAlerts: try row.decode(column: "leave_alerts", as: Bool.self))
         }
     }
 

@@ -85,35 +85,43 @@ struct DayPlans: Sendable {
         return view
     }
 
-    /// Each transit leg on the timetable: the journey that leaves last and still arrives by the
-    /// event's start, looked for from an hour before the estimate said to leave. Where no
-    /// journey makes it, the leg keeps the estimate.
+    /// Each transit leg on the timetable, where a journey makes it (`onTimetable`); the others
+    /// keep the estimate.
     func ride(_ view: inout View, on transit: TransitServices, preferences: TravelPreferences) async throws {
-        guard let row = try await transit.store.current(), let feedZone = TimeZone(identifier: row.timeZone) else { return }
         for i in view.steps.indices {
-            guard let leg = view.steps[i].leg, leg.mode == .transit else { continue }
-            let day = ServiceDay(containing: view.steps[i].start, timeZone: feedZone)
-            let timetable = try await transit.cache.timetable(for: row, on: day.date)
-            let deadline = day.seconds(at: view.steps[i].start)
-            guard let j = timetable.latestDeparture(from: leg.from, to: leg.to, arrivingBy: deadline,
-                                                    earliest: max(0, day.seconds(at: leg.depart) - 3600),
-                                                    maximumWalk: Double(preferences.maxWalkingMetres)) else { continue }
-            let minutes = Int((Double(j.arrival - j.departure) / 60).rounded(.up))
-            view.steps[i].leg?.journey = TimetableJourney(journey: j, day: day)
-            view.steps[i].leg?.depart = day.instant(j.departure)
-            view.steps[i].leg?.arrive = day.instant(j.arrival)
-            view.steps[i].leg?.minutes = minutes
-            view.travelMinutes += minutes - leg.minutes
+            guard let leg = view.steps[i].leg, leg.mode == .transit,
+                  let timed = try await Self.onTimetable(leg, by: view.steps[i].start, walking: preferences.maxWalkingMetres, transit: transit)
+            else { continue }
+            view.steps[i].leg = timed
+            view.travelMinutes += timed.minutes - leg.minutes
             // The explanation told the estimate's figures; it tells the journey's now.
             let start = view.steps[i].start
             let spare = { (arrive: Date) in Int(start.timeIntervalSince(arrive) / 60) }
             view.steps[i].why = view.steps[i].why.map {
                 $0.replacingOccurrences(of: "\(PlanExplanation.minutes(leg.minutes)) \(PlanExplanation.words(.transit))",
-                                        with: "\(PlanExplanation.minutes(minutes)) \(PlanExplanation.words(.transit))")
+                                        with: "\(PlanExplanation.minutes(timed.minutes)) \(PlanExplanation.words(.transit))")
                   .replacingOccurrences(of: "\(PlanExplanation.minutes(spare(leg.arrive))) to spare",
-                                        with: "\(PlanExplanation.minutes(spare(day.instant(j.arrival)))) to spare")
+                                        with: "\(PlanExplanation.minutes(spare(timed.arrive))) to spare")
             }
         }
+    }
+
+    /// A transit leg as the timetable has it: the journey that leaves last and still arrives by
+    /// `start`, looked for from an hour before the estimate said to leave; nil without a
+    /// timetable or when no journey makes it.
+    static func onTimetable(_ leg: Leg, by start: Date, walking: Int, transit: TransitServices) async throws -> Leg? {
+        guard let row = try await transit.store.current(), let feedZone = TimeZone(identifier: row.timeZone) else { return nil }
+        let day = ServiceDay(containing: start, timeZone: feedZone)
+        let timetable = try await transit.cache.timetable(for: row, on: day.date)
+        guard let j = timetable.latestDeparture(from: leg.from, to: leg.to, arrivingBy: day.seconds(at: start),
+                                                earliest: max(0, day.seconds(at: leg.depart) - 3600), maximumWalk: Double(walking))
+        else { return nil }
+        var out = leg
+        out.journey = TimetableJourney(journey: j, day: day)
+        out.depart = day.instant(j.departure)
+        out.arrive = day.instant(j.arrival)
+        out.minutes = Int((Double(j.arrival - j.departure) / 60).rounded(.up))
+        return out
     }
 
     /// The zone a person's days are read in when none is asked for: the one most of their events

@@ -14,14 +14,14 @@ extension APIHandler {
     func createCalendar(_ input: Operations.CreateCalendar.Input) async throws -> Operations.CreateCalendar.Output {
         guard case .json(let b) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()
-        return .created(.init(body: .json(PlannerMapping.calendar(try await services.planner.calendars.create(me, name: b.name, colour: b.colour)))))
+        return .created(.init(body: .json(PlannerMapping.calendar(try await services.planner.calendars.create(me, name: b.name, colour: b.colour, leaveAlerts: b.leaveAlerts ?? true)))))
     }
 
     func updateCalendar(_ input: Operations.UpdateCalendar.Input) async throws -> Operations.UpdateCalendar.Output {
         guard case .json(let b) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()
         let id = try PlannerMapping.id(input.path.calendarId, "calendar")
-        return .ok(.init(body: .json(PlannerMapping.calendar(try await services.planner.calendars.update(me, id: id, name: b.name, colour: b.colour)))))
+        return .ok(.init(body: .json(PlannerMapping.calendar(try await services.planner.calendars.update(me, id: id, name: b.name, colour: b.colour, leaveAlerts: b.leaveAlerts)))))
     }
 
     func deleteCalendar(_ input: Operations.DeleteCalendar.Input) async throws -> Operations.DeleteCalendar.Output {
@@ -102,6 +102,29 @@ extension APIHandler {
         let me = try RequestContext.requirePrincipal()
         let saved = try await services.planner.preferences.save(me, try PlannerMapping.preferences(b))
         return .ok(.init(body: .json(PlannerMapping.preferences(saved))))
+    }
+
+    func reportPlannerPosition(_ input: Operations.ReportPlannerPosition.Input) async throws -> Operations.ReportPlannerPosition.Output {
+        guard case .json(let b) = input.body else { throw Problem.unsupportedMediaType }
+        let me = try RequestContext.requirePrincipal()
+        guard (-90...90).contains(b.latitude), (-180...180).contains(b.longitude) else {
+            throw Problem.badRequest("latitude must be between -90 and 90 and longitude between -180 and 180.")
+        }
+        let zone: TimeZone
+        if let name = b.timeZone {
+            guard let z = TimeZone(identifier: name) else { throw Problem.badRequest("timeZone '\(name)' is not an IANA time zone, like Europe/Rome.") }
+            zone = z
+        } else {
+            zone = DayPlans.zone(of: try await PlannerStore.events(userId: me.userId, on: services.store.sql))
+        }
+        try await services.planner.positions.report(userId: me.userId, Coordinate(latitude: b.latitude, longitude: b.longitude), zone: zone)
+        return .noContent(.init())
+    }
+
+    func forgetPlannerPosition(_ input: Operations.ForgetPlannerPosition.Input) async throws -> Operations.ForgetPlannerPosition.Output {
+        let me = try RequestContext.requirePrincipal()
+        try await services.planner.positions.forget(userId: me.userId)
+        return .noContent(.init())
     }
 
     func searchPlannerPlaces(_ input: Operations.SearchPlannerPlaces.Input) async throws -> Operations.SearchPlannerPlaces.Output {

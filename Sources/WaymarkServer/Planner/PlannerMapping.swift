@@ -11,7 +11,7 @@ enum PlannerMapping {
     }
 
     static func calendar(_ c: CalendarRow) -> Components.Schemas.Calendar {
-        .init(id: c.id, name: c.name, colour: c.colour.hex, textColour: c.colour.text.hex)
+        .init(id: c.id, name: c.name, colour: c.colour.hex, textColour: c.colour.text.hex, leaveAlerts: c.leaveAlerts)
     }
 
     static func input(_ b: Components.Schemas.EventInput) throws -> EventService.Input {

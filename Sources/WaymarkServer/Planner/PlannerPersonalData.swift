@@ -29,11 +29,14 @@ struct PlannerPersonalData: PersonalData {
         if !hasPreferences {
             try await sql.raw("UPDATE planner_preferences SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId)").run()
         }
+        // The device's last position is not carried over: the app reports one again.
+        try await sql.raw("DELETE FROM planner_positions WHERE user_id = \(bind: deviceId)").run()
+        try await sql.raw("UPDATE leave_alerts SET user_id = \(bind: accountId) WHERE user_id = \(bind: deviceId)").run()
     }
 
     func erase(userId: String, now: Date, sql: any SQLDatabase) async throws {
         // Exceptions go with their events.
-        for table in ["planner_events", "planner_calendars", "planner_preferences"] {
+        for table in ["planner_events", "planner_calendars", "planner_preferences", "planner_positions", "leave_alerts"] {
             try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: userId)").run()
         }
     }

@@ -6,6 +6,8 @@ struct CalendarRow: Sendable, Hashable {
     var name: String
     var colour: CalendarColour
     var usedAt: Int64
+    /// Time-to-leave alerts for its events (PLN-7).
+    var leaveAlerts = true
 
     /// The calendar a new event goes to: the one used last (PLN-1). `calendars` is never empty.
     static func lastUsed(of calendars: [CalendarRow]) -> CalendarRow {

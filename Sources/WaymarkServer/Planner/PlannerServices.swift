@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import WaymarkCore
 
 /// The Planner area: calendars, events, travel preferences, day plans, places for events and
@@ -10,6 +11,9 @@ struct PlannerServices: Sendable {
     let plans: DayPlans
     let places: PlannerPlaces
     let transit: TransitServices
+    let positions: PlannerPositions
+    let leaveAlerts: LeaveAlerts
+    let notifier: Notifier
 
     init(_ env: WaymarkEnvironment, parking: ParkingServices, wayfinding: WayfindingServices, notifications: NotificationsServices) {
         // The built-in estimator until real routing comes (PLN-5).
@@ -19,15 +23,35 @@ struct PlannerServices: Sendable {
         preferences = PreferencesService(store: env.store, now: env.now)
         transit = TransitServices(env)
         plans = DayPlans(store: env.store, now: env.now, estimator: estimator, transit: transit)
+        positions = PlannerPositions(store: env.store, now: env.now)
+        leaveAlerts = LeaveAlerts(store: env.store, plans: plans, positions: positions, estimator: estimator, transit: transit,
+                                  now: env.now, logger: env.logger)
+        notifier = notifications.notifier
         places = PlannerPlaces(gazetteer: env.configuration.loadDemo ? MilanPlaces.all : [], parking: parking.queries, wayfinding: wayfinding)
     }
 }
 
 extension PlannerServices {
+    /// Time to leave, worked out every minute (PLN-7), and today's timetable laid out ahead.
+    func start(_ background: BackgroundTasks, jobs: Bool, now: @escaping @Sendable () -> Date, logger: Logger) {
+        transit.start(background, jobs: jobs, now: now, logger: logger)
+        guard jobs else { return }
+        let alerts = leaveAlerts, notifier = notifier
+        background.start {
+            while !Task.isCancelled {
+                do { if try await alerts.run() > 0 { notifier.delivered() } } catch {
+                    logger.warning("time-to-leave alerts failed", metadata: ["error": "\(error)"])
+                }
+                try? await Task.sleep(for: .seconds(60))
+            }
+        }
+    }
+
     /// The area's operations that need a signed-in person (a device identity is enough).
     static let signedInOperations: Set<String> = [
         "listCalendars", "createCalendar", "updateCalendar", "deleteCalendar",
         "createEvent", "getEvent", "updateEvent", "deleteEvent", "moveOccurrence", "cancelOccurrence",
         "listOccurrences", "getDayPlan", "getTravelPreferences", "updateTravelPreferences",
+        "reportPlannerPosition", "forgetPlannerPosition",
     ]
 }

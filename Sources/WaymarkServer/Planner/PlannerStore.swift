@@ -8,18 +8,18 @@ enum PlannerStore {
 
     static func calendars(userId: String, on sql: any SQLDatabase) async throws -> [CalendarRow] {
         try await sql.raw("""
-            SELECT id, name, colour, used_at FROM planner_calendars WHERE user_id = \(bind: userId) ORDER BY name, created_at, id
+            SELECT id, name, colour, used_at, leave_alerts FROM planner_calendars WHERE user_id = \(bind: userId) ORDER BY name, created_at, id
             """).all().map { row in
             CalendarRow(id: try row.decode(column: "id", as: String.self), name: try row.decode(column: "name", as: String.self),
                         colour: CalendarColour(try row.decode(column: "colour", as: String.self)) ?? .black,
-                        usedAt: try row.decode(column: "used_at", as: Int64.self))
+                        usedAt: try row.decode(column: "used_at", as: Int64.self), leaveAlerts: try row.decode(column: "leave_alerts", as: Bool.self))
         }
     }
 
     static func insertCalendar(_ c: CalendarRow, userId: String, now: Date, on sql: any SQLDatabase) async throws {
         try await sql.raw("""
-            INSERT INTO planner_calendars (id, user_id, name, colour, created_at, used_at)
-            VALUES (\(bind: c.id), \(bind: userId), \(bind: c.name), \(bind: c.colour.hex), \(bind: now.millis), \(bind: c.usedAt))
+            INSERT INTO planner_calendars (id, user_id, name, colour, created_at, used_at, leave_alerts)
+            VALUES (\(bind: c.id), \(bind: userId), \(bind: c.name), \(bind: c.colour.hex), \(bind: now.millis), \(bind: c.usedAt), \(bind: c.leaveAlerts))
             """).run()
     }
 

@@ -94,6 +94,7 @@ extension NotificationDraft.Kind {
         case .friendRequest: "Someone asks to be your friend"
         case .friendAccepted: "Someone accepted your friend request"
         case .message: "New messages from friends"
+        case .timeToLeave: "Time to leave for an event"
         }
     }
 }

@@ -128,6 +128,7 @@ final class Pusher: Sendable {
     static func screen(of row: NotificationRow) -> String {
         if row.kind == NotificationDraft.Kind.trailSuggestions.rawValue { return "/trails" }
         if let thread = row.threadId { return "/trails/messages/\(thread)" }
+        if let event = row.eventId, let day = row.planDay { return "/plan/event/\(event)/\(day)" }
         if row.kind == NotificationDraft.Kind.friendRequest.rawValue || row.kind == NotificationDraft.Kind.friendAccepted.rawValue { return "/trails/friends" }
         return row.lotId.map { "/lots/\($0)" } ?? row.planDay.map { "/plan/day/\($0)" } ?? "/me/inbox"
     }

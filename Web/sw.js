@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-27.6';
+const VERSION = '2026-11-27.7';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -100,6 +100,7 @@ const SHELL = [
   '/planner/index.js',
   '/planner/journey.js',
   '/planner/layers.js',
+  '/planner/leave-position.js',
   '/planner/modes.js',
   '/planner/move-form.js',
   '/planner/place-field.js',

@@ -86,11 +86,11 @@ export function startNotifications(o) {
       open.append(title, meta);
       const body = el('p', 'inbox-body', n.body);
       if (n.planDay) {
-        // A warning about the plan leads to the day it is about.
+        // A notice about the plan leads to the event it is about, else to its day.
         const day = document.createElement('a');
-        day.href = `/plan/day/${encodeURIComponent(n.planDay)}`;
+        day.href = n.eventId ? `/plan/event/${encodeURIComponent(n.eventId)}/${encodeURIComponent(n.planDay)}` : `/plan/day/${encodeURIComponent(n.planDay)}`;
         day.className = 'inbox-link';
-        day.textContent = 'Open that day';
+        day.textContent = n.eventId ? 'Open the event' : 'Open that day';
         body.append(' ', day);
       }
       // Where each kind leads: the trails suggested, the conversation, the friend requests.

@@ -47,6 +47,12 @@ export const getPreferences = () => authed('GET', `${BASE}/preferences`);
 /** @param {any} preferences */
 export const putPreferences = (preferences) => authed('PUT', `${BASE}/preferences`, { json: preferences });
 
+// ---- Time to leave (PLN-7) ----
+
+/** @param {number} latitude @param {number} longitude @param {string} timeZone */
+export const reportPosition = (latitude, longitude, timeZone) => authed('PUT', `${BASE}/position`, { json: { latitude, longitude, timeZone } });
+export const forgetPosition = () => authed('DELETE', `${BASE}/position`);
+
 // ---- Places (public) ----
 
 /** @param {string} q @param {number} [limit] */

@@ -3,11 +3,14 @@
 // gets a device identity or a calendar for it.
 
 import { startPlanner } from './index.js';
+import { resumeReporting } from './leave-position.js';
 
 /** @param {{map: any, services: Record<string, any>}} shell */
 export function start(shell) {
   const planner = startPlanner({ map: shell.map });
   shell.services.planner = planner;
+  // Only when the person switched it on in Travel.
+  resumeReporting();
   return {
     /** @param {string} path */
     show(path) { planner.show(path); },

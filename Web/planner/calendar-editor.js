@@ -7,7 +7,7 @@ import { problemText } from '../shell/api.js';
 import { confirm } from '../shell/dialog.js';
 import { toast } from '../shell/toast.js';
 import { createCalendar, updateCalendar, deleteCalendar } from './api.js';
-import { field, liveChecks } from './form-parts.js';
+import { field, liveChecks, checkbox } from './form-parts.js';
 import { colourSliders, PRESETS } from './colour-sliders.js';
 import { NOTHING } from './layers.js';
 
@@ -43,13 +43,14 @@ export function calendarEditor(ctx, calendarId) {
     const fresh = PRESETS.find((p) => !list.calendars.some((c) => c.colour.toLowerCase() === p)) ?? PRESETS[0];
     const colour = colourSliders({ colour: calendar?.colour ?? fresh, name: () => name.value, onChange: () => checks?.update() });
     name.addEventListener('input', () => colour.refresh());
+    const alerts = checkbox({ name: 'leaveAlerts', label: 'Tell me when to leave for its events', checked: calendar?.leaveAlerts ?? true });
     const save = el('button', { type: 'submit', class: 'plan-button primary', id: 'plan-calendar-save' }, calendarId ? 'Save' : 'Add calendar');
     const why = el('p', { class: 'plan-why-disabled', 'aria-live': 'polite' });
     const failure = el('p', { class: 'plan-form-error', role: 'alert', hidden: true });
     const only = list.calendars.length <= 1;
     const remove = calendarId ? el('button', { type: 'button', class: 'plan-button danger', id: 'plan-calendar-delete', disabled: only, on: { click: del } }, 'Delete') : null;
     const form = el('form', { class: 'plan-form', id: 'plan-calendar-form', dataset: { form: 'calendar' }, noValidate: true },
-      fName.wrap, colour.el, failure,
+      fName.wrap, colour.el, alerts.label, failure,
       el('div', 'plan-actions', save, el('a', { class: 'plan-button', href: '/plan/calendars' }, 'Cancel'), remove), why,
       calendarId && only ? el('p', 'plan-hint', 'This is your only calendar, so it cannot be deleted: you always keep one.') : null);
     checks = liveChecks({
@@ -67,7 +68,7 @@ export function calendarEditor(ctx, calendarId) {
       if (save.disabled) return;
       save.disabled = true;
       failure.hidden = true;
-      const input = { name: name.value.trim(), colour: colour.value() };
+      const input = { name: name.value.trim(), colour: colour.value(), leaveAlerts: alerts.input.checked };
       try {
         if (calendarId) await updateCalendar(calendarId, input); else await createCalendar(input);
         ctx.calendarsChanged();

@@ -11,6 +11,7 @@ import { field, group, checkbox, liveChecks } from './form-parts.js';
 import { distanceUnit, duration, wallClock } from './format.js';
 import { minuteOfDay } from './wall-time.js';
 import { NOTHING } from './layers.js';
+import { reporting, setReporting } from './leave-position.js';
 
 const LUNCH_MINUTES = 30;
 
@@ -63,6 +64,13 @@ export function preferencesView(ctx) {
     const fLunchFrom = field({ label: 'Not before', control: lunchFrom, key: 'lunchFrom', cls: 'half' });
     const fLunchTo = field({ label: 'Done by', control: lunchTo, key: 'lunchTo', cls: 'half' });
     const lunchRow = el('div', 'plan-row', fLunchFrom.wrap, fLunchTo.wrap);
+    // This device's choice, in effect at once: it is not part of what Save sends.
+    const fromHere = checkbox({ label: 'Use where I am to tell me when to leave', name: 'leaveFromHere', checked: reporting(), on: { change: async () => {
+      try {
+        await setReporting(fromHere.input.checked);
+        toast(fromHere.input.checked ? 'Your position is sent while Waymark is open.' : 'Your position is no longer sent, and the last one is forgotten.');
+      } catch (err) { failure.textContent = problemText(err); failure.hidden = false; }
+    } } });
 
     const save = el('button', { type: 'submit', class: 'plan-button primary', id: 'plan-preferences-save' }, 'Save');
     const why = el('p', { class: 'plan-why-disabled', 'aria-live': 'polite' });
@@ -73,6 +81,9 @@ export function preferencesView(ctx) {
       group({ legend: 'Public transport', key: 'transit', children: [el('div', 'plan-row', fFrom.wrap, fTo.wrap)] }).wrap,
       group({ legend: 'Cars', key: 'cars', children: [ownsCar.label, carSharing.label, fRide.wrap] }).wrap,
       group({ legend: 'Lunch', key: 'lunch', children: [lunch.label, lunchRow] }).wrap,
+      group({ legend: 'Time to leave', key: 'leave', children: [fromHere.label, el('p', 'plan-hint',
+        'For the first event of the day. Only your latest position is kept, until the end of the day; it is sent while Waymark is open, '
+        + 'at most every two hours or when you have moved more than 500 m. Each calendar can turn the reminders off.')] }).wrap,
       failure, el('div', 'plan-actions', save), why);
 
     // A limit shown rounded (2,000 m is "1.2 mi") is saved as it was unless the person changed it.

@@ -59,10 +59,10 @@ struct LeaveAlerts: Sendable {
                                        && !e.dayEvents(from: at, to: at.addingTimeInterval(Self.lookahead)).isEmpty }) else { return [] }
         let zone = DayPlans.zone(of: events)
         let today = LocalDay(containing: at, timeZone: zone)
+        let prefs = try await PlannerStore.preferences(userId: userId, on: store.sql)
         var out: [Due] = []
         for day in [today, today.adding(days: 1)] where DayPlans.midnight(day, zone) < at.addingTimeInterval(Self.lookahead) {
             let view = try await plans.plan(userId: userId, day: day, zone: zone)
-            let prefs = try await PlannerStore.preferences(userId: userId, on: store.sql)
             let first = view.steps.first { $0.kind == .event && $0.event?.place != nil && $0.arrival != .unreachable }
             for step in view.steps where step.kind == .event && step.start > at && step.start <= at.addingTimeInterval(Self.lookahead) {
                 guard let row = step.event, alerting.contains(row.calendarId), let place = row.place, step.arrival != .unreachable,

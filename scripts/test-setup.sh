@@ -3,12 +3,14 @@
 # passes. Set WAYMARK_TEST_POSTGRES=0 to run the server tests on SQLite only.
 
 # Debian packages the tests run: PostgreSQL (server tests), SQLite's shell (reliability
-# checks), Chromium and its driver (browser tests).
+# checks), Chromium and its driver (browser tests), zbar (QR codes read back).
 install_missing_debian_packages() {
   local need=""
   command -v sqlite3 >/dev/null 2>&1 || need="$need sqlite3"
   command -v chromium >/dev/null 2>&1 || need="$need chromium"
   command -v chromedriver >/dev/null 2>&1 || need="$need chromium-driver"
+  # The QR code tests read the tickets they draw with a real reader (PLN-9).
+  command -v zbarimg >/dev/null 2>&1 || need="$need zbar-tools"
   if [ "${WAYMARK_TEST_POSTGRES:-1}" != 0 ] && [ -z "${WAYMARK_TEST_POSTGRES_URL:-}" ] && ! ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1; then
     need="$need postgresql"
   fi

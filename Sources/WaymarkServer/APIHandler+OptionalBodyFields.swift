@@ -10,6 +10,7 @@ extension APIHandler {
         "createCalendar": ["leaveAlerts"],
         "updateCalendar": ["leaveAlerts"],
         "reportPlannerPosition": ["timeZone"],
+        "createCalendarSubscription": ["includeTravel"],
         "createScheduleBlock": ["lotId"],
         "updateScheduleBlock": ["lotId"],
         "createEvent": ["description", "calendarId", "durationMinutes", "repeat", "place", "modes"],

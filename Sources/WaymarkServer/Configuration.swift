@@ -77,6 +77,9 @@ public struct WaymarkConfiguration: Sendable {
     /// (PRK-13). Off by default; on with the demo site unless WAYMARK_DEMO_PAYMENTS says otherwise.
     /// With it off and no real provider configured, top-ups answer 503.
     public var demoPayments = false
+    /// Transit tickets from `DemoTicketProvider` (PLN-9), marked as not valid for travel. On with
+    /// the demo unless WAYMARK_DEMO_TICKETS says otherwise; off, "Buy ticket" answers 503.
+    public var demoTickets = false
     /// Hosts that Web Push subscriptions may point at (PRK-22): the browsers' push services.
     /// An entry starting with "." matches its subdomains. The server posts to a subscription's
     /// endpoint, so any other address is refused: nobody can make it call an inside address.
@@ -103,6 +106,7 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_DATABASE"] ?? env["DATABASE_URL"] { c.database = DatabaseLocation(v) }
         if let v = env["WAYMARK_DEMO"] { c.loadDemo = Self.truthy(v) }
         c.demoPayments = env["WAYMARK_DEMO_PAYMENTS"].map(Self.truthy) ?? c.loadDemo
+        c.demoTickets = env["WAYMARK_DEMO_TICKETS"].map(Self.truthy) ?? c.loadDemo
         if let v = env["WAYMARK_SIMULATE"] { c.simulate = Self.truthy(v) }
         if let v = env["WAYMARK_SIMULATION_SPEED"].flatMap(Double.init) { c.simulationSpeed = v }
         if let v = env["WAYMARK_MAX_BODY_BYTES"].flatMap(Int.init) { c.maxBodyBytes = v }

@@ -5,5 +5,7 @@ extension SessionMiddleware {
         "createEvent", "getEvent", "updateEvent", "deleteEvent", "moveOccurrence", "cancelOccurrence",
         "listOccurrences", "getDayPlan", "getTravelPreferences", "updateTravelPreferences",
         "reportPlannerPosition", "forgetPlannerPosition",
+        "importCalendarFile", "exportCalendar", "getCalendarSubscription", "createCalendarSubscription", "deleteCalendarSubscription",
+        "buyTicket", "listTickets",
     ]
 }

@@ -25,5 +25,6 @@ enum Migrations {
         CreateFriendsAndMessages(),
         CreateTransitFeeds(),
         CreateLeaveAlerts(),
+        CreateCalendarFiles(),
     ]
 }

@@ -50,9 +50,11 @@ struct CalendarService: Sendable {
     /// Renames and recolours; `leaveAlerts` nil leaves the switch as it is.
     func update(_ principal: Principal, id: String, name: String, colour: String, leaveAlerts: Bool? = nil) async throws -> CalendarRow {
         let (name, colour) = try Self.checked(name: name, colour: colour)
+        let now = now()
         return try await store.write { sql in
             let rows = try await sql.raw("""
-                UPDATE planner_calendars SET name = \(bind: name), colour = \(bind: colour.hex), leave_alerts = COALESCE(\(bind: leaveAlerts), leave_alerts)
+                UPDATE planner_calendars SET name = \(bind: name), colour = \(bind: colour.hex), leave_alerts = COALESCE(\(bind: leaveAlerts), leave_alerts),
+                    changed_at = \(bind: now.millis)
                 WHERE id = \(bind: id) AND user_id = \(bind: principal.userId) RETURNING used_at, leave_alerts
                 """).all()
             guard let row = rows.first else { throw Problem.notFound("calendar") }

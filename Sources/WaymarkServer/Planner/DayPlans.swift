@@ -35,6 +35,8 @@ struct DayPlans: Sendable {
         /// A transit leg's journey on the timetable: the vehicles and walks, leaving as late as
         /// still arrives by the event's start.
         var journey: TimetableJourney?
+        /// Who provides a ride or a shared bike, with the link that opens their app (G3.2.2).
+        var provider: SharingLink?
     }
 
     struct TimetableJourney: Sendable, Hashable {
@@ -82,7 +84,19 @@ struct DayPlans: Sendable {
         let prefs = try await PlannerStore.preferences(userId: userId, on: store.sql)
         var view = Self.plan(events: events, preferences: prefs, day: day, zone: zone ?? Self.zone(of: events), now: now(), estimator: estimator)
         if let transit { try await ride(&view, on: transit, preferences: prefs) }
+        for i in view.steps.indices {
+            if let leg = view.steps[i].leg { view.steps[i].leg?.provider = Self.provider(leg, prefs) }
+        }
         return view
+    }
+
+    /// A ride goes through the person's service; a bike they do not own is the city's shared one.
+    static func provider(_ leg: Leg, _ prefs: TravelPreferences) -> SharingLink? {
+        switch leg.mode {
+        case .rideShare: prefs.rideSharingService.map { SharingServices.ride($0, to: leg.to) }
+        case .bike where !prefs.ownsBike && prefs.bikeSharing: SharingServices.bikeSharing(at: leg.from)
+        default: nil
+        }
     }
 
     /// Each transit leg on the timetable, where a journey makes it (`onTimetable`); the others

@@ -66,6 +66,11 @@ struct EventService: Sendable {
                 let schedule = event.schedule
                 event.cancelled = current.cancelled.filter(schedule.isDue)
                 event.moved = current.moved.filter { schedule.isDue(on: $0.key) }
+                // An imported event keeps its UID and unread lines, so exporting it updates the copy elsewhere.
+                event.icalUid = current.icalUid
+                event.icalExtra = current.icalExtra
+                event.allDay = current.allDay && event.start.minute == 0 && event.start.minutes(to: event.end) == 1440
+                if current.calendarId != event.calendarId { try await PlannerStore.touch(calendarId: current.calendarId, now: now, on: sql) }
                 try await PlannerStore.updateEvent(event, userId: principal.userId, now: now, on: sql)
                 try await PlannerStore.markUsed(calendarId: event.calendarId, now: now, on: sql)
                 return event
@@ -78,8 +83,10 @@ struct EventService: Sendable {
     func delete(_ principal: Principal, id: String) async throws {
         let before = try await event(principal, id: id)
         _ = try await replanning(principal, before: before) {
+            let now = now()
             let rows = try await store.write { sql in
-                try await sql.raw("DELETE FROM planner_events WHERE id = \(bind: id) AND user_id = \(bind: principal.userId) RETURNING id").all()
+                try await PlannerStore.touch(eventId: id, now: now, on: sql)
+                return try await sql.raw("DELETE FROM planner_events WHERE id = \(bind: id) AND user_id = \(bind: principal.userId) RETURNING id").all()
             }
             if rows.isEmpty { throw Problem.notFound("event") }
             return before
@@ -94,11 +101,13 @@ struct EventService: Sendable {
         guard s < e else { throw Problem.badRequest("The end is after the start.") }
         guard s.minutes(to: e) <= 1440 else { throw Problem.badRequest("An event lasts at most 24 hours.") }
         if let d = before.durationMinutes, d > s.minutes(to: e) { throw Problem.badRequest("The window is shorter than the event (\(d) minutes).") }
+        let now = now()
         let original = WallTime(day: due, minute: before.start.minute)
         let undo = s == original && e == original.adding(minutes: before.start.minutes(to: before.end))
         return try await replanning(principal, before: before) {
             try await store.write { sql in
                 guard try await PlannerStore.event(id: id, userId: principal.userId, on: sql) != nil else { throw Problem.notFound("event") }
+                try await PlannerStore.touch(eventId: id, now: now, on: sql)
                 if undo { try await PlannerStore.clearException(eventId: id, day: due, on: sql) }
                 else { try await PlannerStore.setException(eventId: id, day: due, cancelled: false, moved: s...e, on: sql) }
                 var after = before
@@ -109,14 +118,15 @@ struct EventService: Sendable {
         }
     }
 
-    /// Cancels one occurrence (EXDATE).
     /// Cancels one occurrence (EXDATE); warnings it causes, as for a deletion, go to the inbox.
     func cancel(_ principal: Principal, id: String, day: String) async throws {
         let before = try await event(principal, id: id)
         let due = try Self.dueDay(day, of: before)
+        let now = now()
         _ = try await replanning(principal, before: before) {
             try await store.write { sql in
                 guard try await PlannerStore.event(id: id, userId: principal.userId, on: sql) != nil else { throw Problem.notFound("event") }
+                try await PlannerStore.touch(eventId: id, now: now, on: sql)
                 try await PlannerStore.setException(eventId: id, day: due, cancelled: true, moved: nil, on: sql)
             }
             var after = before

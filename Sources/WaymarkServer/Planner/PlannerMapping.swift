@@ -70,7 +70,8 @@ enum PlannerMapping {
               leg: s.leg.map { l in
                   .init(mode: mode(l.mode), depart: l.depart, arrive: l.arrive, minutes: l.minutes, metres: l.metres,
                         from: coordinate(l.from), to: coordinate(l.to),
-                        journey: l.journey.map { TransitMapping.journey($0.journey, day: $0.day, from: l.from, to: l.to) })
+                        journey: l.journey.map { TransitMapping.journey($0.journey, day: $0.day, from: l.from, to: l.to) },
+                        provider: l.provider.map { .init(name: $0.name, url: $0.url) })
               },
               lunchBefore: s.lunchBefore ? true : nil,
               options: s.options.isEmpty ? nil : s.options.map { .init(mode: mode($0.mode), minutes: $0.minutes, metres: $0.metres) },
@@ -109,5 +110,20 @@ enum PlannerMapping {
 
     static func place(_ p: GazetteerPlace) -> Components.Schemas.PlannerPlace {
         .init(name: p.name, kind: .init(rawValue: p.kind.rawValue)!, detail: p.detail, latitude: p.latitude, longitude: p.longitude)
+    }
+}
+
+extension PlannerMapping {
+    static func subscription(_ s: CalendarSubscriptions.Subscription) -> Components.Schemas.CalendarSubscription {
+        .init(active: s.active, path: s.token.map { "/v1/calendar-feeds/\($0).ics" }, includeTravel: s.active ? s.includeTravel : nil,
+              createdAt: s.createdAt, lastFetchedAt: s.fetchedAt)
+    }
+
+    /// Content-Disposition for a download named after a calendar: an ASCII fallback name and the
+    /// real one in UTF-8 (RFC 6266), so "Università" arrives as itself.
+    static func attachment(_ name: String, ext: String) -> String {
+        let ascii = String(name.unicodeScalars.map { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" ? Character($0) : "_" })
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ascii
+        return "attachment; filename=\"\(ascii.isEmpty ? "calendar" : ascii).\(ext)\"; filename*=UTF-8''\(encoded).\(ext)"
     }
 }

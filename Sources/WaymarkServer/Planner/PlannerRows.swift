@@ -37,6 +37,11 @@ struct PlannerEventRow: Sendable, Hashable {
     var modes: Set<TravelMode>
     var cancelled: Set<LocalDay> = []
     var moved: [LocalDay: ClosedRange<WallTime>] = [:]
+    /// From an iCalendar file (PLN-10): its UID, the lines Waymark does not read (written back on
+    /// export), and whether it was a whole-day event.
+    var icalUid: String?
+    var icalExtra: [String] = []
+    var allDay = false
 
     var schedule: EventSchedule {
         EventSchedule(start: start, end: end, zone: zone, repeats: repeats, cancelled: cancelled, moved: moved)

@@ -2,8 +2,8 @@ import Foundation
 import Logging
 import WaymarkCore
 
-/// The Planner area: calendars, events, travel preferences, day plans, places for events and
-/// public transport.
+/// The Planner area: calendars, events, travel preferences, day plans, places for events,
+/// public transport, iCalendar files and subscriptions, and tickets.
 struct PlannerServices: Sendable {
     let calendars: CalendarService
     let events: EventService
@@ -13,6 +13,9 @@ struct PlannerServices: Sendable {
     let transit: TransitServices
     let positions: PlannerPositions
     let leaveAlerts: LeaveAlerts
+    let files: CalendarFiles
+    let subscriptions: CalendarSubscriptions
+    let tickets: TicketService
     let notifier: Notifier
 
     init(_ env: WaymarkEnvironment, parking: ParkingServices, wayfinding: WayfindingServices, notifications: NotificationsServices) {
@@ -26,6 +29,10 @@ struct PlannerServices: Sendable {
         positions = PlannerPositions(store: env.store, now: env.now)
         leaveAlerts = LeaveAlerts(store: env.store, plans: plans, positions: positions, estimator: estimator, transit: transit,
                                   now: env.now, logger: env.logger)
+        files = CalendarFiles(store: env.store, now: env.now, plans: plans)
+        subscriptions = CalendarSubscriptions(store: env.store, now: env.now, files: files, transit: transit)
+        tickets = TicketService(store: env.store, now: env.now, plans: plans,
+                                provider: env.configuration.demoTickets ? DemoTicketProvider() : nil)
         notifier = notifications.notifier
         places = PlannerPlaces(gazetteer: env.configuration.loadDemo ? MilanPlaces.all : [], parking: parking.queries, wayfinding: wayfinding)
     }
@@ -53,5 +60,7 @@ extension PlannerServices {
         "createEvent", "getEvent", "updateEvent", "deleteEvent", "moveOccurrence", "cancelOccurrence",
         "listOccurrences", "getDayPlan", "getTravelPreferences", "updateTravelPreferences",
         "reportPlannerPosition", "forgetPlannerPosition",
+        "importCalendarFile", "exportCalendar", "getCalendarSubscription", "createCalendarSubscription", "deleteCalendarSubscription",
+        "buyTicket", "listTickets",
     ]
 }

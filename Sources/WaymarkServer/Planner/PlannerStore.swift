@@ -32,7 +32,7 @@ enum PlannerStore {
 
     private static let eventColumns = """
         id, calendar_id, title, description, start_wall, end_wall, time_zone, duration_minutes, repeat_weekdays,
-        repeat_interval, repeat_until, repeat_count, place_name, place_lat, place_lon, modes
+        repeat_interval, repeat_until, repeat_count, place_name, place_lat, place_lon, modes, ical_uid, ical_extra, all_day
         """
 
     static func events(userId: String, on sql: any SQLDatabase) async throws -> [PlannerEventRow] {
@@ -66,13 +66,21 @@ enum PlannerStore {
         let r = e.repeats
         try await sql.raw("""
             INSERT INTO planner_events (id, user_id, calendar_id, title, description, start_wall, end_wall, time_zone, duration_minutes,
-                repeat_weekdays, repeat_interval, repeat_until, repeat_count, place_name, place_lat, place_lon, modes, created_at, updated_at)
+                repeat_weekdays, repeat_interval, repeat_until, repeat_count, place_name, place_lat, place_lon, modes, ical_uid, ical_extra,
+                all_day, created_at, updated_at)
             VALUES (\(bind: e.id), \(bind: userId), \(bind: e.calendarId), \(bind: e.title), \(bind: e.description), \(bind: e.start.description),
                 \(bind: e.end.description), \(bind: e.zone.identifier), \(bind: e.durationMinutes), \(bind: r.map { weekdays($0.weekdays) }),
                 \(bind: r?.interval), \(bind: r?.until?.description), \(bind: r?.count), \(bind: e.place?.name),
                 \(bind: e.place?.coordinate.latitude), \(bind: e.place?.coordinate.longitude), \(bind: modes(e.modes)),
-                \(bind: now.millis), \(bind: now.millis))
+                \(bind: e.icalUid), \(bind: extra(e.icalExtra)), \(bind: e.allDay), \(bind: now.millis), \(bind: now.millis))
             """).run()
+        for day in e.cancelled.sorted() {
+            try await setException(eventId: e.id, day: day, cancelled: true, moved: nil, on: sql)
+        }
+        for (day, times) in e.moved.sorted(by: { $0.key < $1.key }) where !e.cancelled.contains(day) {
+            try await setException(eventId: e.id, day: day, cancelled: false, moved: times, on: sql)
+        }
+        try await touch(calendarId: e.calendarId, now: now, on: sql)
     }
 
     static func updateEvent(_ e: PlannerEventRow, userId: String, now: Date, on sql: any SQLDatabase) async throws {
@@ -83,7 +91,8 @@ enum PlannerStore {
                 duration_minutes = \(bind: e.durationMinutes), repeat_weekdays = \(bind: r.map { weekdays($0.weekdays) }),
                 repeat_interval = \(bind: r?.interval), repeat_until = \(bind: r?.until?.description), repeat_count = \(bind: r?.count),
                 place_name = \(bind: e.place?.name), place_lat = \(bind: e.place?.coordinate.latitude),
-                place_lon = \(bind: e.place?.coordinate.longitude), modes = \(bind: modes(e.modes)), updated_at = \(bind: now.millis)
+                place_lon = \(bind: e.place?.coordinate.longitude), modes = \(bind: modes(e.modes)), ical_uid = \(bind: e.icalUid),
+                ical_extra = \(bind: extra(e.icalExtra)), all_day = \(bind: e.allDay), updated_at = \(bind: now.millis)
             WHERE id = \(bind: e.id) AND user_id = \(bind: userId)
             """).run()
         try await sql.raw("DELETE FROM planner_exceptions WHERE event_id = \(bind: e.id)").run()
@@ -93,6 +102,19 @@ enum PlannerStore {
         for (day, times) in e.moved.sorted(by: { $0.key < $1.key }) where !e.cancelled.contains(day) {
             try await setException(eventId: e.id, day: day, cancelled: false, moved: times, on: sql)
         }
+        try await touch(calendarId: e.calendarId, now: now, on: sql)
+    }
+
+    /// Records that a calendar's content changed: what its subscription feed's validators read.
+    static func touch(calendarId: String, now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("UPDATE planner_calendars SET changed_at = \(bind: now.millis) WHERE id = \(bind: calendarId)").run()
+    }
+
+    /// The same for the calendar an event is in.
+    static func touch(eventId: String, now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw("""
+            UPDATE planner_calendars SET changed_at = \(bind: now.millis) WHERE id IN (SELECT calendar_id FROM planner_events WHERE id = \(bind: eventId))
+            """).run()
     }
 
     static func setException(eventId: String, day: LocalDay, cancelled: Bool, moved: ClosedRange<WallTime>?, on sql: any SQLDatabase) async throws {
@@ -128,6 +150,8 @@ enum PlannerStore {
 
     private static func weekdays(_ days: [Weekday]) -> String { days.map(String.init).joined(separator: ",") }
     private static func modes(_ m: Set<TravelMode>) -> String { m.sorted().map(\.rawValue).joined(separator: ",") }
+    /// Unfolded content lines hold no line breaks, so one per line reads back exactly.
+    private static func extra(_ lines: [String]) -> String? { lines.isEmpty ? nil : lines.joined(separator: "\n") }
 
     private static func event(_ row: any SQLRow) throws -> PlannerEventRow {
         let id = try row.decode(column: "id", as: String.self)
@@ -152,7 +176,10 @@ enum PlannerStore {
             id: id, calendarId: try row.decode(column: "calendar_id", as: String.self), title: try row.decode(column: "title", as: String.self),
             description: try row.decode(column: "description", as: String?.self), start: try wall("start_wall"), end: try wall("end_wall"),
             zone: zone, durationMinutes: try row.decode(column: "duration_minutes", as: Int?.self), repeats: repeats, place: place,
-            modes: Set(try row.decode(column: "modes", as: String.self).split(separator: ",").compactMap { TravelMode(rawValue: String($0)) }))
+            modes: Set(try row.decode(column: "modes", as: String.self).split(separator: ",").compactMap { TravelMode(rawValue: String($0)) }),
+            icalUid: try row.decode(column: "ical_uid", as: String?.self),
+            icalExtra: try row.decode(column: "ical_extra", as: String?.self).map { $0.components(separatedBy: "\n") } ?? [],
+            allDay: try row.decode(column: "all_day", as: Bool.self))
     }
 
     private static func apply(_ row: any SQLRow, to e: inout PlannerEventRow) throws {

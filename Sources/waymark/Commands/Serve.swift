@@ -22,6 +22,10 @@ struct Serve: AsyncParsableCommand {
                          help: "Credit wallet top-ups at once without charging anyone; on with --demo (env WAYMARK_DEMO_PAYMENTS).")
     var demoPayments: Bool?
 
+    @ArgumentParser.Flag(inversion: .prefixedNo,
+                         help: "Issue demo transit tickets, marked not valid for travel; on with --demo (env WAYMARK_DEMO_TICKETS).")
+    var demoTickets: Bool?
+
     @ArgumentParser.Flag(help: "Run the sensor gateway emulator against this server so the map moves (env WAYMARK_SIMULATE).")
     var simulate = false
 
@@ -38,6 +42,9 @@ struct Serve: AsyncParsableCommand {
         if demo { config.loadDemo = true }
         if let demoPayments { config.demoPayments = demoPayments } else if demo && ProcessInfo.processInfo.environment["WAYMARK_DEMO_PAYMENTS"] == nil {
             config.demoPayments = true
+        }
+        if let demoTickets { config.demoTickets = demoTickets } else if demo && ProcessInfo.processInfo.environment["WAYMARK_DEMO_TICKETS"] == nil {
+            config.demoTickets = true
         }
         if simulate { config.simulate = true }
         if let speed { config.simulationSpeed = speed }

@@ -18,3 +18,28 @@ enum TransitWords {
         return route.name.lowercased().hasPrefix(kind.lowercased()) ? route.name : "\(kind) \(route.name)"
     }
 }
+
+extension TransitWords {
+    /// A trip in a few lines a calendar app shows in an event's notes: each ride with its times,
+    /// the walks between, in the place's 24-hour clock.
+    static func trip(_ leg: DayPlans.Leg, zone: TimeZone) -> String {
+        let clock = DateFormatter()
+        clock.locale = Locale(identifier: "en_GB")
+        clock.timeZone = zone
+        clock.dateFormat = "HH:mm"
+        guard let timed = leg.journey else {
+            return "\(PlanExplanation.minutes(leg.minutes)) \(PlanExplanation.words(leg.mode)), leaving at \(clock.string(from: leg.depart))."
+        }
+        let at = { (seconds: Int) in clock.string(from: timed.day.instant(seconds)) }
+        return timed.journey.legs.map { part in
+            switch part {
+            case .walk(let w):
+                let to = w.to?.name ?? "the event"
+                return "\(at(w.departure)) Walk \(Int(w.metres.rounded())) m to \(to)"
+            case .ride(let r):
+                let toward = r.headsign.map { " toward \($0)" } ?? ""
+                return "\(at(r.departure)) \(vehicle(r.route))\(toward) from \(r.from.name), get off at \(r.to.name) at \(at(r.arrival))"
+            }
+        }.joined(separator: "\n")
+    }
+}

@@ -145,7 +145,7 @@ const SHELL = [
   '/trails/offline.js',
   '/trails/picture.js',
   '/trails/profile-chart.js',
-  '/trails/saved-copies.js',
+  '/shell/saved-copies.js',
   '/trails/weather.js',
   // modules:end
   // styles:begin

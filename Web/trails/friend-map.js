@@ -10,7 +10,7 @@ import { toast } from '../shell/toast.js';
 import { ProblemError, OfflineError, problemText } from '../shell/api.js';
 import { signedIn, onSessionChange } from '../accounts/session.js';
 import { getLocationSharing, setLocationSharing, reportPosition, friendPositions } from './api.js';
-import { keepCopy, savedCopy } from './saved-copies.js';
+import { keepCopy, savedCopy } from '../shell/saved-copies.js';
 
 const REPORT_MS = 60_000;
 const STALE_MS = 3 * 60_000;

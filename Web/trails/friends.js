@@ -9,7 +9,7 @@ import { choose, confirm } from '../shell/dialog.js';
 import { OfflineError, problemText } from '../shell/api.js';
 import { signedIn } from '../accounts/session.js';
 import { searchPeople, getFriends, befriend, unfriend, setBlocked } from './api.js';
-import { keepCopy, savedCopy } from './saved-copies.js';
+import { keepCopy, savedCopy } from '../shell/saved-copies.js';
 import { seenAt } from './friend-map.js';
 
 const LONG_PRESS_MS = 550;

@@ -16,7 +16,7 @@ import { hikeStatistics, distance } from './hike-stats.js';
 import { listHikes, getHike, deleteHike, hikeGPX, getHikerBody, putHikerBody, saveHike } from './api.js';
 import { walked, height, speed, stopwatch, DIFFICULTY, placeDates } from './format.js';
 import { placePicture } from './picture.js';
-import { keepCopy, savedCopy } from './saved-copies.js';
+import { keepCopy, savedCopy } from '../shell/saved-copies.js';
 import { TIER_COLOURS } from './layers.js';
 
 const KEY = 'waymark.trails.hike.v1';

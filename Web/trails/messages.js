@@ -16,7 +16,7 @@ import {
   listThreads, createThread, getThread, addMember, removeMember, listMessages, putMessage, deleteMessage, markThreadRead,
   threadLiveURL, getFriends,
 } from './api.js';
-import { keepCopy, savedCopy } from './saved-copies.js';
+import { keepCopy, savedCopy } from '../shell/saved-copies.js';
 import { personLine } from './friends.js';
 import { seenAt } from './friend-map.js';
 

@@ -1,11 +1,11 @@
 // What was last read of the person's own things (friends, conversations, messages, hike
-// history), kept in this browser so that it reads offline (TRL-11): for the signed-in account,
-// or for the device identity before there is one. Signing out drops the account's with
+// history, tickets), kept in this browser so that it reads offline (TRL-11, PLN-9): for the
+// signed-in account, or for the device identity before there is one. Signing out drops the account's with
 // everything else the browser kept about it (ACC-3).
 
 import { cachedMe, signedIn, hasDevice, onSessionChange } from '../accounts/session.js';
 
-const PREFIX = 'waymark.social.';
+const PREFIX = 'waymark.copies.';
 
 const keyFor = (/** @type {string} */ name) => {
   const me = cachedMe();

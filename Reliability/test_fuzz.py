@@ -166,6 +166,14 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404",
 include-operation-id-regex = "^(createCalendar|updateCalendar|deleteCalendar|createEvent|updateEvent|moveOccurrence|cancelOccurrence|listOccurrences|getDayPlan|updateTravelPreferences|searchPlannerPlaces|reportPlannerPosition|forgetPlannerPosition)$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "404", "409", "429"]
 
+# PLN-9, PLN-10: an .ics file is read or refused as a whole (422) with the events it could not take
+# listed; a calendar must be the person's own; a ticket is for an occurrence the event has (400)
+# whose plan goes by public transport (409), from the demo ticket office (503 without one); a
+# subscription feed's secret is one the server gave out
+[[operations]]
+include-operation-id-regex = "^(importCalendarFile|exportCalendar|getCalendarSubscription|createCalendarSubscription|deleteCalendarSubscription|buyTicket|listTickets|getCalendarFeed)$"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "404", "409", "413", "415", "422", "429", "503"]
+
 # PLN-5: journeys are planned on the imported timetable (404 `no-timetable` without one); a
 # departure more than 50 years from today is refused
 [[operations]]

@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-27.7';
+const VERSION = '2026-11-27.9';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -86,6 +86,7 @@ const SHELL = [
   '/planner/area.js',
   '/planner/calendar-chips.js',
   '/planner/calendar-editor.js',
+  '/planner/calendar-files.js',
   '/planner/calendars-view.js',
   '/planner/colour-sliders.js',
   '/planner/contrast.js',
@@ -106,6 +107,7 @@ const SHELL = [
   '/planner/place-field.js',
   '/planner/plan-list.js',
   '/planner/preferences-view.js',
+  '/planner/ticket.js',
   '/planner/wall-time.js',
   '/planner/warnings.js',
   '/planner/week-view.js',
@@ -124,6 +126,7 @@ const SHELL = [
   '/shell/my-location.js',
   '/shell/nav.js',
   '/shell/router.js',
+  '/shell/saved-copies.js',
   '/shell/theme.js',
   '/shell/toast.js',
   '/shell/zoned-time.js',
@@ -145,7 +148,6 @@ const SHELL = [
   '/trails/offline.js',
   '/trails/picture.js',
   '/trails/profile-chart.js',
-  '/shell/saved-copies.js',
   '/trails/weather.js',
   // modules:end
   // styles:begin

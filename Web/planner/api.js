@@ -57,3 +57,33 @@ export const forgetPosition = () => authed('DELETE', `${BASE}/position`);
 
 /** @param {string} q @param {number} [limit] */
 export const searchPlaces = (q, limit = 8) => send('GET', `/v1/planner/places?${new URLSearchParams({ q, limit: String(limit) })}`);
+
+// ---- Calendar files and subscriptions (PLN-10) ----
+
+/**
+ * Adds an .ics file's events to a calendar (a new one unless `calendarId`).
+ * @param {Blob} file @param {{calendarId?: string, name?: string, timeZone?: string}} o
+ */
+export function importCalendarFile(file, o = {}) {
+  const q = new URLSearchParams();
+  if (o.calendarId) q.set('calendarId', o.calendarId);
+  if (o.name) q.set('file', o.name);
+  if (o.timeZone) q.set('timeZone', o.timeZone);
+  return authed('POST', `${BASE}/calendars/import?${q}`, { body: file, contentType: 'text/calendar' });
+}
+/** The calendar as an .ics Blob. @param {string} calendarId @param {boolean} travel */
+export const exportCalendar = (calendarId, travel) =>
+  authed('GET', `${BASE}/calendars/${id(calendarId)}/ics?travel=${travel}`, { accept: 'text/calendar', raw: true });
+/** @param {string} calendarId */
+export const getSubscription = (calendarId) => authed('GET', `${BASE}/calendars/${id(calendarId)}/subscription`);
+/** A new address; the old one stops working. @param {string} calendarId @param {boolean} includeTravel */
+export const createSubscription = (calendarId, includeTravel) =>
+  authed('POST', `${BASE}/calendars/${id(calendarId)}/subscription`, { json: { includeTravel } });
+/** @param {string} calendarId */
+export const deleteSubscription = (calendarId) => authed('DELETE', `${BASE}/calendars/${id(calendarId)}/subscription`);
+
+// ---- Tickets (PLN-9) ----
+
+/** The ticket for the transit trip to an occurrence, bought now or before. @param {string} eventId @param {string} day */
+export const buyTicket = (eventId, day) => authed('POST', `${BASE}/events/${id(eventId)}/occurrences/${id(day)}/ticket`);
+export const listTickets = () => authed('GET', `${BASE}/tickets`);

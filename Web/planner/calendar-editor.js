@@ -10,6 +10,7 @@ import { createCalendar, updateCalendar, deleteCalendar } from './api.js';
 import { field, liveChecks, checkbox } from './form-parts.js';
 import { colourSliders, PRESETS } from './colour-sliders.js';
 import { NOTHING } from './layers.js';
+import { shareSection } from './calendar-files.js';
 
 /** @param {import('./index.js').PlanContext} ctx @param {string|null} calendarId null for a new calendar */
 export function calendarEditor(ctx, calendarId) {
@@ -26,7 +27,7 @@ export function calendarEditor(ctx, calendarId) {
         root.replaceChildren(root.firstChild, heading, el('p', 'plan-status', 'This calendar does not exist any more.'));
         return;
       }
-      root.replaceChildren(root.firstChild, heading, build(list, calendar));
+      root.replaceChildren(root.firstChild, heading, build(list, calendar), calendar ? shareSection(ctx, calendar) : null);
     } catch (err) {
       if (ctx.alive()) root.replaceChildren(root.firstChild, heading, el('p', 'plan-status plan-error', problemText(err)));
     }

@@ -1,7 +1,8 @@
 // One event on one day (PLN-2, PLN-3, PLN-5): when the plan puts it and why, whether it can be
 // reached in time, the trip to it, and every way there the person would take, quickest first,
 // each in its mode's colour (choosing one draws it on the map) with the ways not offered and
-// why. Change it, delete it, or (for a repeating event) move or skip this day only.
+// why; a transit trip's ticket, a ride's or shared bike's provider. Change it, delete it, or (for
+// a repeating event) move or skip this day only.
 
 import { el } from '../shell/dom.js';
 import { problemText } from '../shell/api.js';
@@ -15,6 +16,7 @@ import { modeSample } from './modes.js';
 import { swatch } from './calendar-chips.js';
 import { moveForm } from './move-form.js';
 import { journeySteps } from './journey.js';
+import { ticketSection, ticketCard, keptTicket } from './ticket.js';
 
 /** @param {import('./index.js').PlanContext} ctx @param {string} eventId @param {string} day the day it was due on */
 export function eventView(ctx, eventId, day) {
@@ -37,6 +39,9 @@ export function eventView(ctx, eventId, day) {
       if (!ctx.alive()) return;
       status.textContent = problemText(err);
       status.classList.add('plan-error');
+      // Offline on the platform: the ticket bought for this trip still shows.
+      const ticket = keptTicket(eventId, day);
+      if (ticket) root.append(el('section', { class: 'plan-section plan-ticket-section', 'aria-label': 'Your ticket' }, ticketCard(ticket, ticket.timeZone)));
       return;
     }
     if (!ctx.alive()) return;
@@ -110,6 +115,9 @@ export function eventView(ctx, eventId, day) {
           el('span', null, `${modeWord(step.leg.mode)}${from ? ` from ${from.title}` : ''}: leave at ${clock(step.leg.depart, zone)}, arrive ${clock(step.leg.arrive, zone)} (${duration(step.leg.minutes)}, ${distance(step.leg.metres)}).`))
           : el('p', 'plan-hint', from ? 'No way there is planned.' : 'The first place of the day: no trip before it.'),
         step.leg?.journey ? journeySteps(step.leg.journey, zone) : null,
+        step.leg?.provider ? el('p', 'plan-actions', el('a', { class: 'plan-button', id: 'plan-open-provider', href: step.leg.provider.url,
+          target: '_blank', rel: 'noopener' }, step.leg.mode === 'rideShare' ? `Book with ${step.leg.provider.name}` : `Open ${step.leg.provider.name}`)) : null,
+        step.leg?.journey && step.leg.journey.rides > 0 ? ticketSection({ eventId, day, timeZone: zone, title: event.title }) : null,
         step.leg?.mode === 'transit' && !step.leg.journey ? el('p', 'plan-hint', 'An estimate: no timetable journey is known for this trip.') : null,
         options.length ? el('p', 'plan-hint', 'Every way you would take, quickest first. Choose one to see it on the map.') : null,
         options.length ? el('ul', { class: 'plan-options', 'aria-label': 'Ways there' }, buttons) : null,

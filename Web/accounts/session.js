@@ -89,6 +89,8 @@ async function token() {
   // own, and what the first made would belong to an identity this browser no longer keeps.
   creatingDevice ??= createDevice().then((/** @type {Session} */ session) => {
     write(DEVICE_KEY, session.token);
+    // Whoever waits for an identity (the bell's live stream) starts now, not at the next visit.
+    queueMicrotask(changed);
     return session.token;
   }).finally(() => { creatingDevice = null; });
   return creatingDevice;

@@ -80,6 +80,9 @@ public struct WaymarkConfiguration: Sendable {
     /// Transit tickets from `DemoTicketProvider` (PLN-9), marked as not valid for travel. On with
     /// the demo unless WAYMARK_DEMO_TICKETS says otherwise; off, "Buy ticket" answers 503.
     public var demoTickets = false
+    /// How often time to leave looks for trips to announce (PLN-7): a minute matches the clock
+    /// people read; a deployment may check more often (WAYMARK_LEAVE_ALERT_SECONDS).
+    public var leaveAlertSeconds = 60
     /// Hosts that Web Push subscriptions may point at (PRK-22): the browsers' push services.
     /// An entry starting with "." matches its subdomains. The server posts to a subscription's
     /// endpoint, so any other address is refused: nobody can make it call an inside address.
@@ -107,6 +110,7 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_DEMO"] { c.loadDemo = Self.truthy(v) }
         c.demoPayments = env["WAYMARK_DEMO_PAYMENTS"].map(Self.truthy) ?? c.loadDemo
         c.demoTickets = env["WAYMARK_DEMO_TICKETS"].map(Self.truthy) ?? c.loadDemo
+        if let v = env["WAYMARK_LEAVE_ALERT_SECONDS"].flatMap(Int.init), (1...3600).contains(v) { c.leaveAlertSeconds = v }
         if let v = env["WAYMARK_SIMULATE"] { c.simulate = Self.truthy(v) }
         if let v = env["WAYMARK_SIMULATION_SPEED"].flatMap(Double.init) { c.simulationSpeed = v }
         if let v = env["WAYMARK_MAX_BODY_BYTES"].flatMap(Int.init) { c.maxBodyBytes = v }

@@ -86,7 +86,7 @@ struct WaymarkServices: Sendable {
         wayfinding.start(background, jobs: jobs)
         trails.start(background, jobs: jobs)
         trails.social.start(background, jobs: jobs, environment: environment)
-        planner.start(background, jobs: jobs, now: environment.now, logger: environment.logger)
+        planner.start(background, jobs: jobs, every: environment.configuration.leaveAlertSeconds, now: environment.now, logger: environment.logger)
     }
 }
 

@@ -1,7 +1,8 @@
-"""The plan outside Waymark (PLN-9, PLN-10): a transit trip's ticket, whose QR code a real reader
-decodes from the screen and which shows with no connection; a calendar file imported with its
-report, downloaded and followed by subscription, each read back by an independent iCalendar
-parser (the PyPI `icalendar` package)."""
+"""The plan reaching out (PLN-7, PLN-9, PLN-10): time to leave arriving in the inbox live from
+where the browser is; a transit trip's ticket, whose QR code a real reader decodes from the
+screen and which shows with no connection; a calendar file imported with its report, downloaded
+and followed by subscription, each read back by an independent iCalendar parser (the PyPI
+`icalendar` package)."""
 from __future__ import annotations
 
 import shutil
@@ -17,6 +18,7 @@ from zoneinfo import ZoneInfo
 import icalendar
 import pytest
 
+from conftest import WaymarkServer
 from helpers import App, api
 from test_planner import BOVISA, LEONARDO, ZONE, add_event, in_milan, next_weekday, token, wait_day
 
@@ -161,3 +163,50 @@ def test_PLN_10_a_calendar_file_imports_with_a_report_downloads_and_is_followed_
     assert status == 200 and len(list(icalendar.Calendar.from_ical(download).walk("VEVENT"))) == len(events)
     assert app.console_errors() == []
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_PLN_7_time_to_leave_reaches_the_inbox_live_from_where_i_am_and_opens_the_event(driver, artifacts):
+    workdir = Path(tempfile.mkdtemp(prefix="waymark-browser-leave-"))
+    # The job looks every second here, so the test waits for the notice, not for a minute to pass.
+    server = WaymarkServer(workdir, env={"WAYMARK_LEAVE_ALERT_SECONDS": "1"}).start()
+    try:
+        in_milan(driver)
+        app = App(driver, server.url)
+        app.cdp("Browser.grantPermissions", {"origin": server.url, "permissions": ["geolocation"]})
+        app.cdp("Emulation.setGeolocationOverride", {"latitude": 45.4642, "longitude": 9.1900, "accuracy": 20})  # the Duomo
+        app.open("/plan/travel")
+        switch = app.wait(lambda: app.els("input[name=leaveFromHere]"), timeout=15, message="the switch in Travel")[0]
+        app.js("arguments[0].click()", switch)
+        app.wait(lambda: app.js("return localStorage.getItem('waymark.plan.leaveFromHere.sent')"), timeout=15, message="the position sent")
+
+        # A meeting a walk of about 20 minutes away, in ten minutes: it is time to leave now.
+        now = datetime.now(ZoneInfo(ZONE))
+        start = (now + timedelta(minutes=11)).replace(second=0, microsecond=0)
+        wall = lambda t: t.strftime("%Y-%m-%dT%H:%M")  # noqa: E731
+        body = add_event(server, token(app), title="Seminar", start=wall(start), end=wall(start + timedelta(hours=1)),
+                         place={"name": "Palazzo Isimbardi", "latitude": 45.4660, "longitude": 9.2020}, modes=["walk"])
+        event_id = (body.get("event") or body)["id"]
+        app.wait(lambda: app.el("#btn-notifications").get_attribute("data-unread") == "1", timeout=20, message="the notice live on the bell")
+        # The Travel sheet is pulled up over the map's buttons: back to the day, then the bell.
+        app.open(f"/plan/day/{start.date().isoformat()}")
+        app.wait(lambda: app.el("#btn-notifications").get_attribute("data-unread") == "1", timeout=15, message="the count after a reload")
+        app.el("#btn-notifications").click()
+        item = app.wait(lambda: app.els("[data-testid=inbox] .inbox-item[data-kind='time-to-leave']"), timeout=15, message="the inbox")[0]
+        assert "Time to leave for “Seminar”" in item.text, item.text
+        item.find_element("css selector", ".inbox-open").click()
+        app.wait(lambda: "Palazzo Isimbardi by" in app.el("[data-testid=inbox] .inbox-item").text, message="the notice opened")
+        text = app.el("[data-testid=inbox] .inbox-item").text
+        assert "min walking" in text and "Leave at " in text, text
+        assert "T0" not in text and "Z" not in text.replace("Seminar", ""), "times as a person reads them"
+        app.screenshot(artifacts / "plan-phone-time-to-leave.png")
+        status, inbox = api(server.url, "GET", "/v1/me/notifications", token=token(app))
+        assert [n["kind"] for n in inbox["notifications"]] == ["time-to-leave"], "sent once"
+        link = app.wait(lambda: [a for a in app.els("[data-testid=inbox] a") if a.text == "Open the event"], message="the link to the event")[0]
+        link.click()
+        app.wait(lambda: app.js("return location.pathname") == f"/plan/event/{event_id}/{start.date().isoformat()}", message="the event opened")
+        app.wait(lambda: app.els("#plan-event-title"), timeout=15, message="the event page")
+        assert app.el("#plan-event-title").text == "Seminar"
+        assert app.console_errors() == []
+    finally:
+        server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)

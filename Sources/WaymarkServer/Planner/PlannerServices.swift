@@ -39,8 +39,8 @@ struct PlannerServices: Sendable {
 }
 
 extension PlannerServices {
-    /// Time to leave, worked out every minute (PLN-7), and today's timetable laid out ahead.
-    func start(_ background: BackgroundTasks, jobs: Bool, now: @escaping @Sendable () -> Date, logger: Logger) {
+    /// Time to leave, worked out every `every` seconds (PLN-7), and today's timetable laid out ahead.
+    func start(_ background: BackgroundTasks, jobs: Bool, every seconds: Int = 60, now: @escaping @Sendable () -> Date, logger: Logger) {
         transit.start(background, jobs: jobs, now: now, logger: logger)
         guard jobs else { return }
         let alerts = leaveAlerts, notifier = notifier
@@ -49,7 +49,7 @@ extension PlannerServices {
                 do { if try await alerts.run() > 0 { notifier.delivered() } } catch {
                     logger.warning("time-to-leave alerts failed", metadata: ["error": "\(error)"])
                 }
-                try? await Task.sleep(for: .seconds(60))
+                try? await Task.sleep(for: .seconds(seconds))
             }
         }
     }

@@ -44,9 +44,13 @@ export function dayOnMap(plan, calendar, o = {}) {
     // The next trip is the first one not yet over: where the person goes now.
     const next = o.selected ? isSelected(s) : !!o.today && !nextFound && Date.parse(s.leg.arrive) > now;
     if (next) nextFound = true;
+    // A timetable journey goes by its stops: where each walk and ride begins and ends.
+    const via = chosen === s.leg.mode && s.leg.journey
+      ? s.leg.journey.legs.flatMap((/** @type {any} */ l) => [l.from, l.to]).map((/** @type {any} */ p) => ({ lat: p.latitude, lon: p.longitude }))
+      : undefined;
     trips.push({ id: `${s.eventId}|${s.day}`, mode: chosen, next,
       faded: o.selected ? !isSelected(s) : over(s),
-      from: { lat: s.leg.from.latitude, lon: s.leg.from.longitude }, to: { lat: s.leg.to.latitude, lon: s.leg.to.longitude } });
+      from: { lat: s.leg.from.latitude, lon: s.leg.from.longitude }, to: { lat: s.leg.to.latitude, lon: s.leg.to.longitude }, via });
   }
   return { stops: together(stops), trips, place: null };
 }

@@ -1,8 +1,9 @@
 // What the Plan draws on the shared map: the day's events with a place as numbered stops in the
 // order of the plan (the calendar's colour, its text colour for the number; a week's are
 // marked with their day of the month instead), and each trip
-// between them as a straight line from place to place in its mode's colour and dash. The trip to
-// the next event is drawn wider; what is over is drawn faint. A past day has stops and no trips.
+// between them as a line from place to place (through its stops, for a timetable journey) in its
+// mode's colour and dash. The trip to the next event is drawn wider; what is over is drawn
+// faint. A past day has stops and no trips.
 
 import { shapeLayer } from '../map/shapes.js';
 import { pinLayer } from '../map/pins.js';
@@ -13,7 +14,7 @@ import { hexToRgb } from './contrast.js';
  * @typedef {{label: string, lat: number, lon: number, fill: string, text: string, title: string,
  *   eventId: string, day: string, faded?: boolean, selected?: boolean}} Stop
  * @typedef {{id: string, mode: string, from: {lat: number, lon: number}, to: {lat: number, lon: number},
- *   next?: boolean, faded?: boolean}} Trip
+ *   via?: {lat: number, lon: number}[], next?: boolean, faded?: boolean}} Trip
  * @typedef {{stops: Stop[], trips: Trip[], place: {lat: number, lon: number, name: string}|null}} MapView
  */
 
@@ -33,11 +34,12 @@ const short = (name) => (name && name.length > 24 ? `${name.slice(0, 23).trimEnd
 export function addPlanLayers(map, view) {
   // Lines are projected once per coordinate array, so each trip keeps its arrays.
   const lines = new Map();
-  const coords = (t) => {
-    const key = `${t.from.lat},${t.from.lon},${t.to.lat},${t.to.lon}`;
+  const coords = (/** @type {Trip} */ t) => {
+    const points = [t.from, ...(t.via ?? []), t.to];
+    const key = points.map((p) => `${p.lat},${p.lon}`).join(';');
     let c = lines.get(key);
     if (!c) {
-      c = [{ lat: t.from.lat, lon: t.from.lon }, { lat: t.to.lat, lon: t.to.lon }];
+      c = points.filter((p, i) => i === 0 || p.lat !== points[i - 1].lat || p.lon !== points[i - 1].lon).map((p) => ({ lat: p.lat, lon: p.lon }));
       if (lines.size > 200) lines.clear();
       lines.set(key, c);
     }
@@ -84,7 +86,7 @@ export function addPlanLayers(map, view) {
 
 /** The box around everything a view draws, or null when it draws nothing. @param {MapView} v */
 export function viewBounds(v) {
-  const pts = [...v.stops, ...v.trips.flatMap((t) => [t.from, t.to]), ...(v.place ? [v.place] : [])];
+  const pts = [...v.stops, ...v.trips.flatMap((t) => [t.from, ...(t.via ?? []), t.to]), ...(v.place ? [v.place] : [])];
   if (!pts.length) return null;
   const lats = pts.map((p) => p.lat);
   const lons = pts.map((p) => p.lon);

@@ -96,7 +96,9 @@ let package = Package(
                 "WaymarkCore",
                 "WaymarkAPI",
                 .product(name: "VaporTesting", package: "vapor"),
-            ]
+            ],
+            // Read by path (`#filePath`), like the core tests' fixtures.
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "WaymarkClientTests",

@@ -96,6 +96,12 @@ public struct WaymarkConfiguration: Sendable {
     /// Open-Meteo's address for trail forecasts (TRL-3); nil turns weather off (the trail page
     /// says so). Tests point it at a local server with recorded answers.
     public var weatherURL: String? = "https://api.open-meteo.com"
+    /// OSRM servers for trips on real streets (PLN-5), one per profile since OSRM serves one per
+    /// process: walking, cycling, and driving (car and ride share). Each is optional; without any
+    /// the planner estimates every trip from the distance on the ground.
+    public var osrmFootURL: String?
+    public var osrmBikeURL: String?
+    public var osrmCarURL: String?
     /// Where "Thursday morning" is for the weekly trail suggestions (TRL-7): the catalogue's region.
     public var trailsTimeZone = "America/Los_Angeles"
 
@@ -136,6 +142,9 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_PUSH_CONTACT"], !v.isEmpty { c.pushContact = v }
         if let v = env["WAYMARK_TRAILS_TIME_ZONE"], TimeZone(identifier: v) != nil { c.trailsTimeZone = v }
         if let v = env["WAYMARK_WEATHER_URL"] { c.weatherURL = (v.isEmpty || v.lowercased() == "off") ? nil : v }
+        if let v = env["WAYMARK_OSRM_FOOT_URL"] { c.osrmFootURL = Self.address(v) }
+        if let v = env["WAYMARK_OSRM_BIKE_URL"] { c.osrmBikeURL = Self.address(v) }
+        if let v = env["WAYMARK_OSRM_CAR_URL"] { c.osrmCarURL = Self.address(v) }
         if let v = env["WAYMARK_TRUST_FORWARDED_FOR"] { c.trustForwardedFor = Self.truthy(v) }
         if let v = env["WAYMARK_SMTP_HOST"], !v.isEmpty { c.smtp.host = v }
         if let v = env["WAYMARK_SMTP_PORT"].flatMap(Int.init) { c.smtp.port = v }
@@ -148,6 +157,12 @@ public struct WaymarkConfiguration: Sendable {
 
     static func truthy(_ v: String) -> Bool {
         ["1", "true", "yes", "on"].contains(v.lowercased())
+    }
+
+    /// An optional service's address; empty or "off" is none.
+    static func address(_ v: String) -> String? {
+        let v = v.trimmingCharacters(in: .whitespaces)
+        return v.isEmpty || v.lowercased() == "off" ? nil : v
     }
 }
 

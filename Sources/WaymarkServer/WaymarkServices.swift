@@ -47,7 +47,8 @@ struct WaymarkServices: Sendable {
         accounts.personalData.register(ParkingPersonalData())
         accounts.personalData.register(NotificationsPersonalData())
         let wayfinding = WayfindingServices(environment)
-        let planner = PlannerServices(environment, parking: parking, wayfinding: wayfinding, notifications: notifications)
+        let planner = PlannerServices(environment, parking: parking, wayfinding: wayfinding, notifications: notifications,
+                                      streets: streetRouterClient(app: app, config: config))
         accounts.personalData.register(PlannerPersonalData())
         let trails = TrailsServices(environment, weather: config.weatherURL.map { OpenMeteoProvider(client: pushClient, baseURL: $0) },
                                    notifications: notifications)
@@ -56,6 +57,16 @@ struct WaymarkServices: Sendable {
         let operations = OperationsServices(environment, accounts: accounts, openAPIDocument: document)
         return WaymarkServices(environment: environment, accounts: accounts, parking: parking, wayfinding: wayfinding, planner: planner, trails: trails,
                                notifications: notifications, operations: operations)
+    }
+
+    /// A client for the street routers (PLN-5), when any is configured. Its own, with short
+    /// timeouts: a plan waits for it, and falls back to the ground estimate when it is slow.
+    private static func streetRouterClient(app: Application, config: WaymarkConfiguration) -> HTTPClient? {
+        guard config.osrmFootURL != nil || config.osrmBikeURL != nil || config.osrmCarURL != nil else { return nil }
+        let client = HTTPClient(eventLoopGroup: app.eventLoopGroup, configuration: .init(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(2), read: .seconds(5))))
+        app.lifecycle.use(HTTPClientShutdown(client: client))
+        return client
     }
 
     /// The operations that need a signed-in person, each area's own list; a new area adds its

@@ -7,7 +7,8 @@ import WaymarkCore
 struct DayPlans: Sendable {
     let store: SQLStore
     let now: @Sendable () -> Date
-    let estimator: any TravelEstimator
+    /// Readied by `prepare` before each plan: the synchronous planner cannot wait on a street router.
+    let estimator: any PreparableEstimator
     /// The timetable's journeys for transit legs, when a feed is loaded.
     let transit: TransitServices?
 
@@ -82,7 +83,13 @@ struct DayPlans: Sendable {
     func plan(userId: String, day: LocalDay, zone: TimeZone?) async throws -> View {
         let events = try await PlannerStore.events(userId: userId, on: store.sql)
         let prefs = try await PlannerStore.preferences(userId: userId, on: store.sql)
-        var view = Self.plan(events: events, preferences: prefs, day: day, zone: zone ?? Self.zone(of: events), now: now(), estimator: estimator)
+        let zone = zone ?? Self.zone(of: events), at = now()
+        // A day gone by shows no travel (D3): nothing to ask a router.
+        if day >= LocalDay(containing: at, timeZone: zone) {
+            await Self.prepare(estimator, events: events, from: Self.midnight(day, zone), to: Self.midnight(day.adding(days: 1), zone),
+                               preferences: prefs)
+        }
+        var view = Self.plan(events: events, preferences: prefs, day: day, zone: zone, now: at, estimator: estimator)
         if let transit { try await ride(&view, on: transit, preferences: prefs) }
         for i in view.steps.indices {
             if let leg = view.steps[i].leg { view.steps[i].leg?.provider = Self.provider(leg, prefs) }
@@ -136,6 +143,15 @@ struct DayPlans: Sendable {
         out.arrive = day.instant(j.arrival)
         out.minutes = Int((Double(j.arrival - j.departure) / 60).rounded(.up))
         return out
+    }
+
+    /// Readies `estimator` for the trips between the events that begin in `from..<to`: their places
+    /// in the order they come, by the ways they allow that the person has.
+    static func prepare(_ estimator: any PreparableEstimator, events: [PlannerEventRow], from: Date, to: Date,
+                        preferences: TravelPreferences) async {
+        let occurrences = events.flatMap { $0.dayEvents(from: from, to: to) }.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+        let modes = occurrences.reduce(into: Set<TravelMode>()) { $0.formUnion($1.modes) }.filter(preferences.has)
+        await estimator.prepare(occurrences.compactMap(\.place), modes: modes)
     }
 
     /// The zone a person's days are read in when none is asked for: the one most of their events

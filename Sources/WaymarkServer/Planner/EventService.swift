@@ -7,7 +7,7 @@ import WaymarkCore
 struct EventService: Sendable {
     let store: SQLStore
     let now: @Sendable () -> Date
-    let estimator: any TravelEstimator
+    let estimator: any PreparableEstimator
     let notifier: Notifier
 
     static let maximumEvents = 2_000
@@ -164,6 +164,9 @@ struct EventService: Sendable {
         let today = LocalDay(containing: now, timeZone: zone)
         var warnings: [DayPlans.Warning] = []
         var fresh: [DayPlans.Warning] = []
+        // One round of router requests for the whole week, before and after the change.
+        await DayPlans.prepare(estimator, events: eventsBefore + eventsAfter, from: DayPlans.midnight(today, zone),
+                               to: DayPlans.midnight(today.adding(days: Self.warningDays), zone), preferences: prefs)
         for offset in 0..<Self.warningDays {
             let day = today.adding(days: offset)
             let (a, b) = (DayPlans.midnight(day, zone), DayPlans.midnight(day.adding(days: 1), zone))

@@ -13,7 +13,7 @@ struct LeaveAlerts: Sendable {
     let store: SQLStore
     let plans: DayPlans
     let positions: PlannerPositions
-    let estimator: any TravelEstimator
+    let estimator: any PreparableEstimator
     let transit: TransitServices
     let now: @Sendable () -> Date
     let logger: Logger
@@ -82,6 +82,7 @@ struct LeaveAlerts: Sendable {
     /// timetable when it is public transport.
     func fromPosition(_ here: Coordinate, to place: Coordinate, by start: Date, modes: Set<TravelMode>,
                       preferences: TravelPreferences) async throws -> DayPlans.Leg? {
+        await estimator.prepare([here, place], modes: modes.filter(preferences.has))
         let options = TripOptions(estimator: estimator, preferences: preferences).options(from: here, to: place, modes: modes)
         guard let best = options.min(by: { ($0.minutes, $0.mode) < ($1.minutes, $1.mode) }), here != place else { return nil }
         let leg = DayPlans.Leg(mode: best.mode, depart: start.addingTimeInterval(-Double(best.minutes) * 60), arrive: start,

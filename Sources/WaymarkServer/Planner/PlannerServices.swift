@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Logging
 import WaymarkCore
@@ -18,9 +19,12 @@ struct PlannerServices: Sendable {
     let tickets: TicketService
     let notifier: Notifier
 
-    init(_ env: WaymarkEnvironment, parking: ParkingServices, wayfinding: WayfindingServices, notifications: NotificationsServices) {
-        // The built-in estimator until real routing comes (PLN-5).
-        let estimator = GroundDistanceEstimator()
+    /// `streets` is the client for the street routers the configuration names, nil when none.
+    init(_ env: WaymarkEnvironment, parking: ParkingServices, wayfinding: WayfindingServices, notifications: NotificationsServices,
+         streets: HTTPClient? = nil) {
+        // Trips on real streets when a router is configured (PLN-5), the distance on the ground otherwise.
+        let estimator: any PreparableEstimator = streets.flatMap { RoutedEstimator(env.configuration, client: $0, now: env.now, logger: env.logger) }
+            ?? GroundDistanceEstimator()
         calendars = CalendarService(store: env.store, now: env.now)
         events = EventService(store: env.store, now: env.now, estimator: estimator, notifier: notifications.notifier)
         preferences = PreferencesService(store: env.store, now: env.now)

@@ -2,21 +2,28 @@ import Foundation
 import NIOConcurrencyHelpers
 import Vapor
 
-/// A local HTTP server that answers with recorded responses of a third party we cannot reach in
-/// tests (Open-Meteo), counting the requests and remembering their queries.
+/// A local HTTP server that answers with prepared responses of a third party we cannot reach in
+/// tests (Open-Meteo, OSRM), counting the requests and remembering their paths and queries.
 final class RecordedHTTPServer: Sendable {
-    struct Recorded: Sendable { var status: HTTPStatus; var body: Data }
+    /// An answer; `delay` holds it back, for a service that is too slow.
+    struct Recorded: Sendable { var status: HTTPStatus; var body: Data; var delay: Duration = .zero }
 
     private let app: Application
     private let answer = NIOLockedValueBox<Recorded>(Recorded(status: .ok, body: Data()))
+    private let answers = NIOLockedValueBox<[String: Recorded]>([:])
     private let queries = NIOLockedValueBox<[String]>([])
+    private let paths = NIOLockedValueBox<[String]>([])
     let port: Int
 
     var url: String { "http://127.0.0.1:\(port)" }
     var requests: [String] { queries.withLockedValue { $0 } }
+    /// The requests' paths, in the order they came.
+    var requestPaths: [String] { paths.withLockedValue { $0 } }
 
-    /// Answers every request with `r` from now on.
+    /// Answers every request with `r` from now on, but those to a path given its own answer.
     func respond(_ r: Recorded) { answer.withLockedValue { $0 = r } }
+    /// Answers requests to exactly `path` with `r` from now on.
+    func respond(_ r: Recorded, path: String) { answers.withLockedValue { $0[path] = r } }
 
     private init(app: Application, port: Int) { self.app = app; self.port = port }
 
@@ -29,7 +36,9 @@ final class RecordedHTTPServer: Sendable {
         app.get(PathComponent(stringLiteral: path.split(separator: "/").first.map(String.init) ?? ""), .catchall) { req -> Response in
             guard let server = box.withLockedValue({ $0 }) else { return Response(status: .serviceUnavailable) }
             server.queries.withLockedValue { $0.append(req.url.query ?? "") }
-            let r = server.answer.withLockedValue { $0 }
+            server.paths.withLockedValue { $0.append(req.url.path) }
+            let r = server.answers.withLockedValue { $0[req.url.path] } ?? server.answer.withLockedValue { $0 }
+            if r.delay > .zero { try await Task.sleep(for: r.delay) }
             return Response(status: r.status, headers: ["Content-Type": "application/json"], body: .init(data: r.body))
         }
         try await app.server.start(address: .hostname("127.0.0.1", port: 0))

@@ -107,6 +107,12 @@ struct CalendarFileTests {
                                            body: Data(Self.term.utf8), contentType: "text/calendar")
             #expect(again.json["added"] as? Int == 0 && again.json["updated"] as? Int == 4)
             #expect(try await Self.occurrences(ctx, me.token) == seen)
+            // Without naming the calendar, the file goes to the calendar of its name again.
+            let third = try await ctx.call(.POST, "/v1/me/planner/calendars/import", token: me.token,
+                                           body: Data(Self.term.utf8), contentType: "text/calendar")
+            #expect((third.json["calendar"] as? [String: Any])?["id"] as? String == calendar["id"] as? String)
+            #expect(third.json["added"] as? Int == 0 && third.json["updated"] as? Int == 4)
+            #expect(try await Self.occurrences(ctx, me.token) == seen)
         }
     }
 

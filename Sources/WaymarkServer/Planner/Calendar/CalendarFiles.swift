@@ -49,6 +49,9 @@ struct CalendarFiles: Sendable {
             if let calendarId {
                 guard let c = calendars.first(where: { $0.id == calendarId.lowercased() }) else { throw Problem.notFound("calendar") }
                 target = c
+            } else if let same = calendars.first(where: { $0.name.lowercased() == calendarName.lowercased() }) {
+                // The same file again (or a newer export of it) goes where it went before.
+                target = same
             } else {
                 guard calendars.count < CalendarService.maximumCalendars else {
                     throw Problem.conflict("too-many-calendars", "You have \(CalendarService.maximumCalendars) calendars, the most there can be; choose one to import into.")

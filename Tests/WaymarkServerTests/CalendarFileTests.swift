@@ -144,6 +144,26 @@ struct CalendarFileTests {
         }
     }
 
+    @Test("PLN-10 an event imported in UTC is edited in the app with the zone the API gave it", arguments: TestDatabase.available)
+    func pln10UTCEventEdits(db: TestDatabase) async throws {
+        try await TestApp.with(db, configure: fastHashing) { ctx in
+            let me = try await ctx.device()
+            let ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Test//EN\r\nBEGIN:VEVENT\r\nUID:u1\r\nDTSTAMP:20261101T000000Z\r\n"
+                + "DTSTART:20261202T090000Z\r\nDTEND:20261202T100000Z\r\nSUMMARY:Call with Tokyo\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            #expect(try await ctx.call(.POST, "/v1/me/planner/calendars/import", token: me.token, body: Data(ics.utf8), contentType: "text/calendar").status == .ok)
+            let occurrence = try #require((try await ctx.call(.GET, "/v1/me/planner/occurrences?from=2026-12-02&to=2026-12-02", token: me.token)
+                .json["occurrences"] as? [[String: Any]])?.first)
+            let id = try #require(occurrence["eventId"] as? String)
+            let event = try await ctx.call(.GET, "/v1/me/planner/events/\(id)", token: me.token).json
+            let zone = try #require(event["timeZone"] as? String)
+            let edited = try await ctx.call(.PUT, "/v1/me/planner/events/\(id)", token: me.token, json: [
+                "title": "Call with Tokyo office", "start": "2026-12-02T09:30", "end": "2026-12-02T10:30", "timeZone": zone])
+            #expect(edited.status == .ok, "\(zone): \(String(decoding: edited.body, as: UTF8.self))")
+            #expect(try await ctx.call(.PUT, "/v1/me/planner/events/\(id)", token: me.token, json: [
+                "title": "Call", "start": "2026-12-02T09:30", "end": "2026-12-02T10:30", "timeZone": "CET"]).status == .badRequest)
+        }
+    }
+
     @Test("PLN-10 every file of the corpus is imported or refused with a problem: never a server error", arguments: TestDatabase.available)
     func pln10Corpus(db: TestDatabase) async throws {
         // One identity per file: more than the default allows one address to make.

@@ -204,6 +204,14 @@ struct EventService: Sendable {
         return day
     }
 
+    /// An IANA zone by its name ("Europe/Rome"), or UTC by either of its names: Foundation on
+    /// Linux calls UTC "GMT", so an event kept in UTC comes back to the app under that name.
+    /// Abbreviations such as "CET" are refused: they name no rules.
+    static func zone(named name: String) -> TimeZone? {
+        guard name.contains("/") || name == "UTC" || name == "GMT" else { return nil }
+        return TimeZone(identifier: name)
+    }
+
     static func calendar(_ requested: String?, in calendars: [CalendarRow]) throws -> String {
         guard let requested else { return CalendarRow.lastUsed(of: calendars).id }
         guard let c = calendars.first(where: { $0.id == requested.lowercased() }) else { throw Problem.unknownReference(field: "calendarId", "calendar") }
@@ -216,7 +224,7 @@ struct EventService: Sendable {
         let title = input.title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty, input.title.count <= 200 else { throw Problem.badRequest("The title is 1 to 200 characters.") }
         if let d = input.description, d.count > 2_000 { throw Problem.badRequest("The description is at most 2,000 characters.") }
-        guard let zone = TimeZone(identifier: input.timeZone), input.timeZone.contains("/") || input.timeZone == "UTC" else {
+        guard let zone = Self.zone(named: input.timeZone) else {
             throw Problem.badRequest("“\(input.timeZone)” is not a time zone; use a name like Europe/Rome.")
         }
         guard let start = WallTime(input.start), let end = WallTime(input.end) else {

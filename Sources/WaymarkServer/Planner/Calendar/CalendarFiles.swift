@@ -27,7 +27,7 @@ struct CalendarFiles: Sendable {
         let existing = try await PlannerStore.events(userId: principal.userId, on: store.sql)
         var zone = DayPlans.zone(of: existing)
         if let timeZone {
-            guard let z = TimeZone(identifier: timeZone), timeZone.contains("/") || timeZone == "UTC" else {
+            guard let z = EventService.zone(named: timeZone) else {
                 throw Problem.badRequest("“\(timeZone)” is not a time zone; use a name like Europe/Rome.")
             }
             zone = z

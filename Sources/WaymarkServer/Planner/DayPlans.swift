@@ -83,6 +83,11 @@ struct DayPlans: Sendable {
     func plan(userId: String, day: LocalDay, zone: TimeZone?) async throws -> View {
         let events = try await PlannerStore.events(userId: userId, on: store.sql)
         let prefs = try await PlannerStore.preferences(userId: userId, on: store.sql)
+        return try await plan(events: events, preferences: prefs, day: day, zone: zone)
+    }
+
+    /// The same from rows already read, for callers that plan several days of one person.
+    func plan(events: [PlannerEventRow], preferences prefs: TravelPreferences, day: LocalDay, zone: TimeZone?) async throws -> View {
         let zone = zone ?? Self.zone(of: events), at = now()
         // A day gone by shows no travel (D3): nothing to ask a router.
         if day >= LocalDay(containing: at, timeZone: zone) {

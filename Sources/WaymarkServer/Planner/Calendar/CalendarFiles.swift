@@ -106,10 +106,11 @@ struct CalendarFiles: Sendable {
         guard events.contains(where: { $0.calendarId == calendarId && $0.place != nil }) else { return [] }
         let zone = DayPlans.zone(of: events)
         let today = LocalDay(containing: now(), timeZone: zone)
+        let prefs = try await PlannerStore.preferences(userId: userId, on: store.sql)
         var out: [CalendarEvent] = []
         for offset in 0..<Self.travelDays {
             let day = today.adding(days: offset)
-            let view = try await plans.plan(userId: userId, day: day, zone: zone)
+            let view = try await plans.plan(events: events, preferences: prefs, day: day, zone: zone)
             for step in view.steps {
                 guard let event = step.event, event.calendarId == calendarId, let leg = step.leg, let due = step.occurrenceDay,
                       leg.arrive > leg.depart else { continue }

@@ -111,10 +111,7 @@ struct LeaveAlerts: Sendable {
     /// "Tram 33 from Piazza Leonardo da Vinci at 08:42, at Bovisa by 09:58." Clock times are the
     /// place's (the event's zone), 24-hour.
     static func body(_ due: Due) -> String {
-        let clock = DateFormatter()
-        clock.locale = Locale(identifier: "en_GB")
-        clock.timeZone = due.event.zone
-        clock.dateFormat = "HH:mm"
+        let clock = TransitWords.clock(in: due.event.zone)
         let place = due.event.place?.name ?? "the event"
         let arrive = "at \(place) by \(clock.string(from: due.leg.arrive))"
         if let ride = due.leg.journey?.journey.legs.lazy.compactMap({ if case .ride(let r) = $0 { r } else { nil } }).first,

@@ -20,13 +20,19 @@ enum TransitWords {
 }
 
 extension TransitWords {
+    /// "08:42": the place's 24-hour clock, as the server's notices and calendar notes write times.
+    static func clock(in zone: TimeZone) -> DateFormatter {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_GB")
+        f.timeZone = zone
+        f.dateFormat = "HH:mm"
+        return f
+    }
+
     /// A trip in a few lines a calendar app shows in an event's notes: each ride with its times,
     /// the walks between, in the place's 24-hour clock.
     static func trip(_ leg: DayPlans.Leg, zone: TimeZone) -> String {
-        let clock = DateFormatter()
-        clock.locale = Locale(identifier: "en_GB")
-        clock.timeZone = zone
-        clock.dateFormat = "HH:mm"
+        let clock = clock(in: zone)
         guard let timed = leg.journey else {
             return "\(PlanExplanation.minutes(leg.minutes)) \(PlanExplanation.words(leg.mode)), leaving at \(clock.string(from: leg.depart))."
         }

@@ -107,6 +107,16 @@ struct BookingTests {
                 #expect((q.json["problem"] as? [String: Any])?["type"] as? String == "https://waymark.dev/problems/booking-range-invalid", "\(why)")
             }
 
+            // The lot closes at 23:00: told on the site's clock, in the language the browser asks for.
+            let closedAt = T.local(day: 19, 22, 30), german: HTTPHeaders = ["Accept-Language": "de-DE,de;q=0.9,en;q=0.5"]
+            let inGerman = try await ctx.call(.POST, "/v1/bookings", token: me.token, json: [
+                "lotId": lot, "start": T.iso(closedAt), "end": T.iso(closedAt.addingTimeInterval(3600))], headers: german)
+            let detail = inGerman.json["detail"] as? String ?? ""
+            #expect(detail.contains("23:00") && !detail.contains("PM") && !detail.contains(T.iso(closedAt)), "\(inGerman.status) \(detail)")
+            let inEnglish = try await ctx.book(me.token, lot: lot, closedAt, closedAt.addingTimeInterval(3600))
+            let english = inEnglish.json["detail"] as? String ?? ""
+            #expect(english.contains("Thu, Nov 19") && english.contains("11:00") && english.contains("PM"), "\(english)")
+
             // Not enough money: nothing is booked and nothing moves.
             let poor = try await ctx.register("poor")
             #expect(try await ctx.topUp(poor.token, cents: 500).status == .created)

@@ -74,13 +74,16 @@ public enum BookingError: Error, Hashable, Sendable, CustomStringConvertible {
     case sameRange
     case currencyMismatch(expected: String, got: String)
 
-    public var description: String {
+    public var description: String { words(zone: ParkingWords.utc, locale: ParkingWords.defaultLocale) }
+
+    /// The refusal with its times on the site's clock, in the person's language.
+    public func words(zone: TimeZone, locale: Locale) -> String {
         switch self {
-        case .notAllowed(let state): "Not possible for a booking that is \(state.rawValue)."
+        case .notAllowed(let state): "Not possible for a booking that is \(ParkingWords.state(state))."
         case .alreadyStarted: "The booking has started; it can no longer be changed or cancelled."
-        case .checkInNotOpenYet(let opensAt): "Check-in opens at \(ISO8601DateFormatter().string(from: opensAt))."
+        case .checkInNotOpenYet(let opensAt): "Check-in opens at \(ParkingWords.moment(opensAt, zone: zone, locale: locale))."
         case .checkInClosed: "Check-in has closed: the space was released 15 minutes after the start."
-        case .notDueYet(let at): "Not before \(ISO8601DateFormatter().string(from: at))."
+        case .notDueYet(let at): "Not before \(ParkingWords.moment(at, zone: zone, locale: locale))."
         case .sameRange: "The booking already has that time."
         case .currencyMismatch(let expected, let got): "The booking was paid in \(expected), not \(got)."
         }

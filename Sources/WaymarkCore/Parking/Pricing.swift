@@ -241,7 +241,10 @@ public enum PricingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The first instant of the range at which the lot is closed.
     case closed(at: Date)
 
-    public var description: String {
+    public var description: String { words(zone: ParkingWords.utc, locale: ParkingWords.defaultLocale) }
+
+    /// The refusal with its time on the site's clock, in the person's language.
+    public func words(zone: TimeZone, locale: Locale) -> String {
         switch self {
         case .invalidTariff(let why): "The lot's prices are misconfigured: \(why)"
         case .notWholeMinutes: "A booking starts and ends on a whole minute."
@@ -251,7 +254,7 @@ public enum PricingError: Error, Hashable, Sendable, CustomStringConvertible {
             maximum.truncatingRemainder(dividingBy: 86_400) == 0
                 ? "A booking can last at most \(Int(maximum / 86_400)) days."
                 : "A booking can last at most \(Int(maximum / 60)) minutes."
-        case .closed(let at): "The lot is closed at \(ISO8601DateFormatter().string(from: at))."
+        case .closed(let at): "The lot is closed at \(ParkingWords.moment(at, zone: zone, locale: locale)); choose a time within its opening hours."
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import Vapor
+import WaymarkCore
 
 /// Resolves `Authorization: Bearer <session token>` for the account operations. Operations that
 /// require a session get 401 without one; `register` and `signIn` take one optionally (a device
@@ -21,9 +22,12 @@ struct UserAuthMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let address = request.headerFields[ClientAddressMiddleware.field] ?? "unknown"
+        let locale = ParkingWords.locale(acceptLanguage: request.headerFields[.acceptLanguage]) ?? ParkingWords.defaultLocale
         let isRequired = Self.required.contains(operationID)
         guard isRequired || Self.optional.contains(operationID) else {
-            return try await RequestContext.$clientAddress.withValue(address) { try await next(request, body, metadata) }
+            return try await RequestContext.$clientAddress.withValue(address) {
+                try await RequestContext.$locale.withValue(locale) { try await next(request, body, metadata) }
+            }
         }
         var principal: Principal?
         if let header = request.headerFields[.authorization] {
@@ -39,7 +43,9 @@ struct UserAuthMiddleware: ServerMiddleware {
             throw Problem.unauthorized
         }
         return try await RequestContext.$clientAddress.withValue(address) {
-            try await RequestContext.$principal.withValue(principal) { try await next(request, body, metadata) }
+            try await RequestContext.$locale.withValue(locale) {
+                try await RequestContext.$principal.withValue(principal) { try await next(request, body, metadata) }
+            }
         }
     }
 }

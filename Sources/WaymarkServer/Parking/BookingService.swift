@@ -107,7 +107,7 @@ struct BookingService: Sendable {
             try await AdvisoryLocks.lockLot(existing.booking.lotId, sql: sql)
             let current = try await owned(principal, id, sql: sql).booking
             let (offer, price) = try await priced(lotId: current.lotId, range: range, now: now, sql: sql)
-            let outcome = try Self.decide { () throws(BookingError) in
+            let outcome = try Self.decide(zone: offer.timeZone) { () throws(BookingError) in
                 try BookingRules.modify(current, to: range, newPrice: price.total, at: now)
             }
             let competing = try await BookingStore.competing(lotId: current.lotId, range: range, sql: sql)
@@ -136,7 +136,7 @@ struct BookingService: Sendable {
             try await AdvisoryLocks.lockLot(existing.booking.lotId, sql: sql)
             let current = try await owned(principal, id, sql: sql)
             if current.booking.state == .cancelled { return (current, [Booking]()) }
-            let cancelled = try await Self.cancel(current.booking, at: now, sql: sql)
+            let cancelled = try await Self.cancel(current.booking, zone: current.timeZone, at: now, sql: sql)
             return (try await require(id, sql: sql), [cancelled])
         }
         await tell(released)
@@ -150,8 +150,9 @@ struct BookingService: Sendable {
         if existing.booking.state == .checkedIn { return existing }
         let now = now()
         return try await store.write { sql in
-            let current = try await owned(principal, id, sql: sql).booking
-            let checkedIn = try Self.decide { () throws(BookingError) in try BookingRules.checkIn(current, at: now) }
+            let row = try await owned(principal, id, sql: sql)
+            let current = row.booking
+            let checkedIn = try Self.decide(zone: row.timeZone) { () throws(BookingError) in try BookingRules.checkIn(current, at: now) }
             guard try await BookingStore.update(checkedIn, from: current.state, at: now, sql: sql) else { throw Self.changedMeanwhile }
             return try await require(id, sql: sql)
         }
@@ -263,7 +264,7 @@ struct BookingService: Sendable {
             """).all().map(BookingRow.init)
         for row in future {
             try await AdvisoryLocks.lockLot(row.booking.lotId, sql: sql)
-            _ = try await cancel(row.booking, at: now, sql: sql)
+            _ = try await cancel(row.booking, zone: row.timeZone, at: now, sql: sql)
         }
         let tombstone = "erased-" + UUID().uuidString.lowercased()
         try await sql.raw("UPDATE bookings SET user_id = \(bind: tombstone) WHERE user_id = \(bind: userId)").run()
@@ -278,8 +279,8 @@ struct BookingService: Sendable {
     /// Revenue is kept per lot, so that each lot's operator can be paid what their lot earned.
     static func operatorId(lotId: String) -> String { "lot-" + lotId }
 
-    private static func cancel(_ booking: Booking, at now: Date, sql: any SQLDatabase) async throws -> Booking {
-        let outcome = try decide { () throws(BookingError) in try BookingRules.cancel(booking, at: now) }
+    private static func cancel(_ booking: Booking, zone: TimeZone, at now: Date, sql: any SQLDatabase) async throws -> Booking {
+        let outcome = try decide(zone: zone) { () throws(BookingError) in try BookingRules.cancel(booking, at: now) }
         guard try await BookingStore.update(outcome.booking, from: booking.state, at: now, sql: sql) else { throw changedMeanwhile }
         if outcome.settlement.isNegative {
             try await LedgerStore.post(.cancellationRefund(
@@ -299,8 +300,9 @@ struct BookingService: Sendable {
         do throws(PricingError) {
             price = try offer.pricing.quote(for: range, in: lot.timeZone, now: now)
         } catch {
-            if case .invalidTariff = error { throw Problem.conflict("lot-not-bookable", error.description) }
-            throw Self.invalidRange(error.description)
+            let words = error.words(zone: lot.timeZone, locale: RequestContext.locale)
+            if case .invalidTariff = error { throw Problem.conflict("lot-not-bookable", words) }
+            throw Self.invalidRange(words)
         }
         if let problem = BookingOffer.advanceProblem(range, now: now) { throw Self.invalidRange(problem) }
         return (LotOfferRow(lotId: lot.lotId, siteId: lot.siteId, offer: offer, timeZone: lot.timeZone), price)
@@ -311,19 +313,20 @@ struct BookingService: Sendable {
     }
 
     /// Runs a core rule and turns its refusal into the problem the contract names.
-    private static func decide<T>(_ rule: () throws(BookingError) -> T) throws -> T {
+    /// Times in the refusal are told on the site's clock (`zone`) in the person's language.
+    private static func decide<T>(zone: TimeZone, _ rule: () throws(BookingError) -> T) throws -> T {
         do throws(BookingError) {
             return try rule()
         } catch {
+            let words = error.words(zone: zone, locale: RequestContext.locale)
             switch error {
-            case .notAllowed(let state):
-                throw Problem.conflict("booking-not-changeable", "Not possible for a booking that is \(state.rawValue).")
-            case .alreadyStarted: throw Problem.conflict("booking-started", error.description)
-            case .checkInNotOpenYet: throw Problem.conflict("check-in-not-open", error.description)
-            case .checkInClosed: throw Problem.conflict("check-in-closed", error.description)
-            case .sameRange: throw Problem.conflict("booking-same-range", error.description)
-            case .currencyMismatch: throw Problem.conflict("lot-not-bookable", "The lot's tariff is now in another currency: " + error.description)
-            case .notDueYet: throw Problem.conflict("booking-not-changeable", error.description)
+            case .notAllowed: throw Problem.conflict("booking-not-changeable", words)
+            case .alreadyStarted: throw Problem.conflict("booking-started", words)
+            case .checkInNotOpenYet: throw Problem.conflict("check-in-not-open", words)
+            case .checkInClosed: throw Problem.conflict("check-in-closed", words)
+            case .sameRange: throw Problem.conflict("booking-same-range", words)
+            case .currencyMismatch: throw Problem.conflict("lot-not-bookable", "The lot's tariff is now in another currency: " + words)
+            case .notDueYet: throw Problem.conflict("booking-not-changeable", words)
             }
         }
     }

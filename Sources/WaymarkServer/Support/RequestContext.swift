@@ -1,4 +1,5 @@
 import Foundation
+import WaymarkCore
 
 /// What the middlewares learned about the current request, for the handlers below them.
 enum RequestContext {
@@ -8,6 +9,8 @@ enum RequestContext {
     @TaskLocal static var principal: Principal?
     /// The client's address as `ClientAddressMiddleware` saw it; "unknown" when there is none.
     @TaskLocal static var clientAddress: String = "unknown"
+    /// The language the request prefers (`Accept-Language`), for times and words in problems.
+    @TaskLocal static var locale: Locale = ParkingWords.defaultLocale
 
     static func requirePrincipal() throws -> Principal {
         guard let principal else { throw Problem.unauthorized }

@@ -205,6 +205,38 @@ struct SocialTests {
         }
     }
 
+    @Test("TRL-8 a blocked person's messages are left out of the blocker's live stream and its catch-up, and a direct message to someone who blocked you is refused",
+          .timeLimit(.minutes(1)), arguments: TestDatabase.available)
+    func trl8BlockedOnStream(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            let (ana, ben) = try await Self.friends(ctx)
+            let cy = try await ctx.register("cyd")
+            try await ctx.call(.PUT, "/v1/me/friends/\(cy.id)", token: ana.token)
+            try await ctx.call(.PUT, "/v1/me/friends/\(ana.id)", token: cy.token)
+            let g = try #require(try await ctx.call(.POST, "/v1/me/threads", token: ana.token, json: ["memberIds": [ben.id, cy.id], "title": "Ridge"]).json["id"] as? String)
+            let path = "/v1/me/threads/\(g)/messages"
+            #expect(try await ctx.call(.PUT, "/v1/me/blocks/\(cy.id)", token: ben.token).status == .noContent)
+            let seen = try await ThreadLog(store: ctx.services.store).newest()
+            #expect(try await ctx.call(.PUT, "\(path)/msg-cy-missed", token: cy.token, json: ["text": "cy, missed"]).status == .created)
+            #expect(try await ctx.call(.PUT, "\(path)/msg-ana-missed", token: ana.token, json: ["text": "ana, missed"]).status == .created)
+
+            let principal = Principal(userId: ben.id, kind: .account, tokenHash: "")
+            let output = try await RequestContext.$principal.withValue(principal) {
+                try await APIHandler(services: ctx.services).streamThread(.init(path: .init(threadId: g), headers: .init(lastEventID: String(seen))))
+            }
+            guard case .ok(let ok) = output, case .textEventStream(let body) = ok.body else { throw TestFailure("no stream") }
+            try await ctx.call(.PUT, "\(path)/msg-cy-live-1", token: cy.token, json: ["text": "cy, live"])
+            try await ctx.call(.PUT, "\(path)/msg-ana-live-1", token: ana.token, json: ["text": "ana, live"])
+            let texts = try await TestEventStream.read(body, count: 2).map { $0.json["text"] as? String ?? "" }
+            #expect(texts == ["ana, missed", "ana, live"], "Cy's messages never reach Ben: \(texts)")
+
+            // A direct thread whose other person blocked you takes no more messages.
+            let direct = try #require(try await ctx.call(.POST, "/v1/me/threads", token: ana.token, json: ["memberIds": [ben.id]]).json["id"] as? String)
+            #expect(try await ctx.call(.PUT, "/v1/me/blocks/\(ana.id)", token: ben.token).status == .noContent)
+            #expect(try await ctx.call(.PUT, "/v1/me/threads/\(direct)/messages/msg-ana-after", token: ana.token, json: ["text": "hello?"]).problemType == "not-friends")
+        }
+    }
+
     @Test("TRL-9 location sharing is off by default; a friend's latest position is seen only while both share; only the latest is kept and it is deleted when sharing stops; strangers see nothing",
           arguments: TestDatabase.available)
     func trl9Sharing(db: TestDatabase) async throws {

@@ -51,6 +51,12 @@ struct Friends: Sendable {
         try await sql.raw("SELECT 1 AS x FROM person_blocks WHERE user_id = \(bind: a) AND blocked_id = \(bind: b)").first() != nil
     }
 
+    /// Everyone `a` has blocked.
+    static func blocked(by a: String, sql: any SQLDatabase) async throws -> Set<String> {
+        Set(try await sql.raw("SELECT blocked_id FROM person_blocks WHERE user_id = \(bind: a)").all()
+            .map { try $0.decode(column: "blocked_id", as: String.self) })
+    }
+
     func overview(_ me: Principal) async throws -> Overview {
         try Self.requireAccount(me)
         let sql = store.sql

@@ -144,19 +144,38 @@ extension APIHandler {
         let start = if let resumeFrom { resumeFrom } else { try await ThreadLog(store: store).newest() }
         let (cursor, frames) = social.hub.subscribe(topic: thread)
         let (members, relay) = AsyncStream<LiveFrame>.makeStream(bufferingPolicy: .bufferingOldest(ThreadHub.threadBuffer))
+        let me_ = me.userId
         let pump = Task {
+            var through = cursor
             for await frame in frames {
-                guard (try? await MessageThreads.isMember(me.userId, of: thread, sql: store.sql)) == true else { break }
-                if case .dropped = relay.yield(frame) { break }
+                guard (try? await MessageThreads.isMember(me_, of: thread, sql: store.sql)) == true else { break }
+                let blocked = (try? await Friends.blocked(by: me_, sql: store.sql)) ?? []
+                if blocked.isEmpty {
+                    if case .dropped = relay.yield(frame) { break }
+                } else {
+                    // The hub's frame is shared by every member; read its events again to leave
+                    // out the messages of people this member blocked.
+                    let rows = (try? await ThreadLog.events(after: through, thread: thread, limit: 1_000, sql: store.sql)) ?? []
+                    let kept = Self.visible(rows.filter { $0.seq <= frame.id }, blocked: blocked)
+                        .compactMap { r in ThreadLog.frame(r).map { LiveFrame(id: r.seq, bytes: $0) } }
+                    if let batch = LiveFrame(batch: kept), case .dropped = relay.yield(batch) { break }
+                }
+                through = frame.id
             }
             relay.finish()
         }
         relay.onTermination = { _ in pump.cancel() }
         let body = EventStream.body(frames: members, buffer: ThreadHub.threadBuffer, skipThrough: start) {
             guard start < cursor, let missed = try? await ThreadLog.events(after: start, thread: thread, limit: 1_000, sql: store.sql) else { return [] }
-            return missed.filter { $0.seq <= cursor }.compactMap(ThreadLog.frame)
+            let blocked = (try? await Friends.blocked(by: me_, sql: store.sql)) ?? []
+            return Self.visible(missed.filter { $0.seq <= cursor }, blocked: blocked).compactMap(ThreadLog.frame)
         }
         return .ok(.init(body: .textEventStream(body)))
+    }
+
+    /// A thread's events without the messages of people the reader blocked (TRL-8).
+    static func visible(_ rows: [ThreadEventRow], blocked: Set<String>) -> [ThreadEventRow] {
+        blocked.isEmpty ? rows : rows.filter { row in row.message.map { !blocked.contains($0.author.id) } ?? true }
     }
 
     // MARK: Location sharing

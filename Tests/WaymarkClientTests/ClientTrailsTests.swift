@@ -128,6 +128,27 @@ struct ClientTrailsTests {
             #expect(try await ana.hikes().total == 0)
         }
     }
+
+    @Test("TRL-10 a scavenger hunt through the SDK: an easy trail's focal points, a find ticked once and unticked; a hard trail has none")
+    func scavengerHunt() async throws {
+        try await LiveServer.with { server in
+            try await TrailsDemo(trails: server.app.waymark.trails).loadIfMissing()
+            let ana = WaymarkClient(serverURL: server.url, tokenStore: InMemoryTokenStore(), requestTimeout: .seconds(15))
+            _ = try await ana.ensureDeviceIdentity()
+            let trails = DemoTrails.all()
+            let easy = try #require(trails.first { $0.difficulty != .hard && $0.points.contains(where: \.focalPoint) })
+            let hard = try #require(trails.first { $0.difficulty == .hard })
+            let focal = easy.points.filter(\.focalPoint)
+            let hunt = try await ana.scavengerHunt(trailId: easy.id)
+            #expect(hunt.total == focal.count && hunt.found == 0 && hunt.points.map(\.point.id) == focal.map(\.id))
+            let first = try #require(focal.first)
+            _ = try await ana.markScavengerFind(trailId: easy.id, pointId: first.id, found: true)
+            let twice = try await ana.markScavengerFind(trailId: easy.id, pointId: first.id, found: true)
+            #expect(twice.found == 1 && twice.points.first { $0.point.id == first.id }?.foundAt != nil)
+            #expect(try await ana.markScavengerFind(trailId: easy.id, pointId: first.id, found: false).found == 0)
+            #expect(await ClientSocialTests.refused(404, "no-scavenger-hunt") { _ = try await ana.scavengerHunt(trailId: hard.id) })
+        }
+    }
 }
 
 /// Counts calls from a `@Sendable` closure.

@@ -106,6 +106,7 @@ def test_TRL_11_a_comment_and_a_post_written_offline_are_sent_once(driver, own_s
     app.screenshot(artifacts / "trails-phone-forum-offline.png")
 
     own_server.start()
+    app.js("window.dispatchEvent(new Event('online'))")
     app.wait(lambda: "washed out" in app.el("#trail-posts").text and not app.els("#trail-forum-waiting .trail-post"),
              timeout=45, message="the post sent when back online")
     _, forum = api(own_server.url, "GET", "/v1/trails/heart-rock/forum")

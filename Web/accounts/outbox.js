@@ -1,7 +1,8 @@
 // Writes made while Waymark cannot be reached (PRK-19, QLT-1; UniPark: eventual connectivity).
 // A write that fails for want of a connection is kept here, in this browser only, and sent
 // when the server can be reached again: at start, when the browser says it is online, and
-// every 20 seconds while something waits. Each carries an Idempotency-Key made when the person
+// every 30 seconds while something waits (Trailz' sync interval, TRL-11); each screen fetches
+// again what a sent write changed. Each carries an Idempotency-Key made when the person
 // acted, so a write whose answer was lost is made once however often it is sent. A write the
 // server refuses (a 4xx: no space left, too little in the wallet) is kept as failed, with the
 // server's words, until the person retries or discards it. Signing out drops the account's
@@ -11,7 +12,7 @@ import { authed, signedIn, onSessionChange } from './session.js';
 import { OfflineError, ProblemError, problemText, newKey } from '../shell/api.js';
 
 const KEY = 'waymark.outbox.v1';
-const RETRY_MS = 20_000;
+const RETRY_MS = 30_000;
 
 /**
  * @typedef {object} Write

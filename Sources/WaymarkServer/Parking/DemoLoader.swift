@@ -33,12 +33,7 @@ struct DemoLoader: Sendable {
     private static func insert(_ plan: SitePlan, activity: Bool, at instant: Date, sql: any SQLDatabase) async throws -> String {
         guard let zone = TimeZone(identifier: plan.timeZone) else { throw Problem.badRequest("Unknown time zone \(plan.timeZone)") }
         let siteId = UUID().uuidString.lowercased()
-        let bounds = BoundingBox(plan.lots.flatMap(\.footprint)) ?? BoundingBox(south: plan.center.latitude, west: plan.center.longitude, north: plan.center.latitude, east: plan.center.longitude)
-        try await sql.raw("""
-            INSERT INTO sites (id, code, name, time_zone, center_lat, center_lon, south, west, north, east, created_at) VALUES
-            (\(bind: siteId), \(bind: plan.code), \(bind: plan.name), \(bind: plan.timeZone), \(bind: plan.center.latitude),
-             \(bind: plan.center.longitude), \(bind: bounds.south), \(bind: bounds.west), \(bind: bounds.north), \(bind: bounds.east), \(bind: instant.millis))
-            """).run()
+        try await SiteRowsWriter.insertSite(plan, id: siteId, at: instant, sql: sql)
 
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
@@ -54,38 +49,9 @@ struct DemoLoader: Sendable {
                 ? CampusDaySimulator.initialStates(for: lot, lotIndex: index, weekday: weekday, minuteOfDay: minute, rng: &rng)
                 : Array(repeating: SpotState.unknown, count: spots.count)
             let counts = LotCounts(states: states)
-            let center = lot.center
-            try await sql.raw("""
-                INSERT INTO lots (id, site_id, position, code, name, kind, levels, footprint, center_lat, center_lon,
-                  entrance_lat, entrance_lon, capacity, permit_rules, hours, price, rules, address,
-                  bookable_capacity, booking_tariff, keys_required, count_f, count_o, count_h, count_b, count_c, count_u, version, last_change_at) VALUES
-                (\(bind: lotId), \(bind: siteId), \(bind: index), \(bind: lot.code), \(bind: lot.name), \(bind: lot.kind.rawValue),
-                 \(bind: lot.levels), \(bind: try JSONColumn.encode(lot.footprint)), \(bind: center.latitude), \(bind: center.longitude),
-                 \(bind: lot.entrance.latitude), \(bind: lot.entrance.longitude), \(bind: spots.count),
-                 \(bind: try JSONColumn.encode(lot.permitRules.map(StoredPermitRule.init))), \(bind: try JSONColumn.encode(lot.hours.map(StoredOpeningHours.init))),
-                 \(bind: try JSONColumn.encode(lot.price)), \(bind: try JSONColumn.encode(lot.rules)), \(bind: lot.address),
-                 \(bind: lot.booking?.capacity ?? 0), \(bind: try lot.booking.map { try StoredTariff($0.pricing).json() }), \(bind: lot.keysRequired ? 1 : 0),
-                 \(bind: counts.free), \(bind: counts.occupied), \(bind: counts.held), \(bind: counts.booked), \(bind: counts.closed),
-                 \(bind: counts.unknown), 1, \(bind: instant.millis))
-                """).run()
-
-            for chunk in Array(zip(spots, states)).chunked(200) {
-                let ids = chunk.map { _ in UUID().uuidString.lowercased() }
-                let rows: [SQLQueryString] = zip(ids, chunk).map { (id, item) -> SQLQueryString in
-                    let spot = item.0
-                    return """
-                    (\(bind: id), \(bind: lotId), \(bind: spot.ordinal), \(bind: spot.label), \(bind: spot.level),
-                     \(bind: spot.category.rawValue), \(bind: spot.sensorId), \(bind: spot.center.latitude), \(bind: spot.center.longitude),
-                     \(bind: spot.headingDegrees), \(bind: spot.lengthMetres), \(bind: spot.widthMetres))
-                    """
-                }
-                try await sql.raw("""
-                    INSERT INTO spots (id, lot_id, ordinal, label, level, category, sensor_id, center_lat, center_lon,
-                      heading, length, width) VALUES \(rows.joined(separator: ", "))
-                    """).run()
-                let stateRows: [SQLQueryString] = zip(ids, chunk).map { (id, item) in "(\(bind: id), \(bind: String(item.1.rawValue)))" }
-                try await sql.raw("INSERT INTO spot_states (spot_id, state) VALUES \(stateRows.joined(separator: ", "))").run()
-            }
+            try await SiteRowsWriter.insertLot(lot, id: lotId, siteId: siteId, position: index, capacity: spots.count, counts: counts,
+                                               at: instant, sql: sql)
+            try await SiteRowsWriter.insertSpots(zip(spots, states).map { (UUID().uuidString.lowercased(), $0, $1) }, lotId: lotId, sql: sql)
 
             // Four weeks of history at every site-local :00 and :30.
             var history: [SQLQueryString] = []

@@ -6,8 +6,47 @@ import WaymarkServer
 /// Data in: a venue from IMDF and its staff directory from CSV (WAY-1, WAY-6).
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Load data: indoor maps (IMDF), staff directories (CSV), trails (GPX, GeoJSON), public transport (GTFS).",
-        subcommands: [IMDF.self, Directory.self, GPX.self, GeoJSON.self, GTFS.self])
+        abstract: "Load data: parking sites (GeoJSON, CSV), indoor maps (IMDF), staff directories (CSV), trails (GPX, GeoJSON), public transport (GTFS).",
+        subcommands: [Site.self, IMDF.self, Directory.self, GPX.self, GeoJSON.self, GTFS.self])
+
+    struct Site: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "site",
+            abstract: "Add a parking site, or update one in place, from a GeoJSON file (SITE_FILES.md describes it).",
+            discussion: """
+                The file holds the site, its lots and, where they were surveyed, its spots; --spots adds \
+                spots from a CSV inventory. A site already imported under the same code is updated in \
+                place: lots keep their bookings, reviews and history, spots their holds and states. Any \
+                problem refuses the whole file and the site stays as it was.
+                """)
+        @OptionGroup var options: ServerOptions
+        @Argument(help: "The site's GeoJSON file.")
+        var file: String
+        @ArgumentParser.Option(help: "A CSV file of spots (lot, label, level, kind, latitude, longitude, …).")
+        var spots: String?
+
+        func run() async throws {
+            let bar = ProgressBar()
+            bar.update("Reading \(file)", 0)
+            guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("Cannot read \(file).") }
+            let csv = try spots.map { path in
+                guard let d = FileManager.default.contents(atPath: path) else { throw ValidationError("Cannot read \(path).") }
+                return d
+            }
+            do {
+                let r = try await options.withApplication { app in
+                    try await app.importSite(geoJSON: data, file: (file as NSString).lastPathComponent, spotsCSV: csv,
+                                             csvFile: spots.map { ($0 as NSString).lastPathComponent }, progress: { bar.update($0, $1) })
+                }
+                let verb = r.created ? "added" : "updated"
+                print("Site '\(r.name)' (\(r.code)) \(verb): lots \(r.lots.added) added, \(r.lots.updated) updated, \(r.lots.removed) removed; "
+                      + "spots \(r.spots.added) added, \(r.spots.updated) updated, \(r.spots.removed) removed.")
+            } catch let failure as SiteImportFailure {
+                FileHandle.standardError.write(Data(("\n" + failure.description + "\n").utf8))
+                throw ExitCode(65)
+            }
+        }
+    }
 
     struct IMDF: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

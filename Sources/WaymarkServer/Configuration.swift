@@ -83,6 +83,10 @@ public struct WaymarkConfiguration: Sendable {
     /// How often time to leave looks for trips to announce (PLN-7): a minute matches the clock
     /// people read; a deployment may check more often (WAYMARK_LEAVE_ALERT_SECONDS).
     public var leaveAlertSeconds = 60
+    /// How many of one person's bookings may cover the same moment, over all lots (PRK-12): two
+    /// lets a driver book for a guest or a second car; more would let one account tie up spaces
+    /// it cannot use (WAYMARK_OVERLAPPING_BOOKINGS).
+    public var overlappingBookingsLimit = 2
     /// Hosts that Web Push subscriptions may point at (PRK-22): the browsers' push services.
     /// An entry starting with "." matches its subdomains. The server posts to a subscription's
     /// endpoint, so any other address is refused: nobody can make it call an inside address.
@@ -117,6 +121,7 @@ public struct WaymarkConfiguration: Sendable {
         c.demoPayments = env["WAYMARK_DEMO_PAYMENTS"].map(Self.truthy) ?? c.loadDemo
         c.demoTickets = env["WAYMARK_DEMO_TICKETS"].map(Self.truthy) ?? c.loadDemo
         if let v = env["WAYMARK_LEAVE_ALERT_SECONDS"].flatMap(Int.init), (1...3600).contains(v) { c.leaveAlertSeconds = v }
+        if let v = env["WAYMARK_OVERLAPPING_BOOKINGS"].flatMap(Int.init), (1...50).contains(v) { c.overlappingBookingsLimit = v }
         if let v = env["WAYMARK_SIMULATE"] { c.simulate = Self.truthy(v) }
         if let v = env["WAYMARK_SIMULATION_SPEED"].flatMap(Double.init) { c.simulationSpeed = v }
         if let v = env["WAYMARK_MAX_BODY_BYTES"].flatMap(Int.init) { c.maxBodyBytes = v }

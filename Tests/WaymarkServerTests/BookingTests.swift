@@ -372,6 +372,45 @@ struct BookingTests {
         }
     }
 
+    @Test("PRK-12 one person's bookings covering the same moment stop at the limit, decided in the database when eight arrive at once; a change that would pass it is refused too",
+          arguments: TestDatabase.available)
+    func overlappingLimit(db: TestDatabase) async throws {
+        try await TestApp.with(db, configure: bookingConfig) { ctx in
+            let lot = try await ctx.lotId("L")
+            let me = try #require(try await ctx.members(1, cents: 20_000).first)
+            // Eight bookings of 10:00–13:00 at once, each starting a quarter of an hour later: all overlap.
+            let statuses = try await withThrowingTaskGroup(of: String.self) { group in
+                for k in 0..<8 {
+                    group.addTask {
+                        let shift = Double(k) * 900
+                        let r = try await ctx.book(me.token, lot: lot, Self.thu10.addingTimeInterval(shift), Self.thu13.addingTimeInterval(shift))
+                        return "\(r.status.code) \(r.problemType ?? "")"
+                    }
+                }
+                return try await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+            }
+            #expect(statuses == ["201 ": 2, "409 too-many-bookings": 6], "the default limit is 2")
+            let refused = try await ctx.book(me.token, lot: lot, Self.thu10, Self.thu13)
+            let detail = refused.json["detail"] as? String ?? ""
+            #expect(detail.contains("2 bookings") && detail.contains("Test Lot") && detail.contains("at most 2"), "\(detail)")
+            // Back to back is not overlapping.
+            let later = try await ctx.book(me.token, lot: lot, T.local(day: 19, 16), T.local(day: 19, 18))
+            #expect(later.status == .created)
+            // Moving the later one onto the morning would make three at once.
+            let moved = try await ctx.call(.PATCH, "/v1/bookings/\(try #require(later.json["id"] as? String))", token: me.token,
+                                           json: ["start": T.iso(T.local(day: 19, 11)), "end": T.iso(T.local(day: 19, 12))])
+            #expect(moved.status == .conflict && moved.problemType == "too-many-bookings", "\(moved.status)")
+            try await ctx.checkLedger()
+        }
+        // A deployment may allow more.
+        try await TestApp.with(db, configure: { bookingConfig(&$0); $0.overlappingBookingsLimit = 3 }) { ctx in
+            let lot = try await ctx.lotId("L")
+            let me = try #require(try await ctx.members(1, cents: 20_000).first)
+            for k in 0..<3 { #expect(try await ctx.book(me.token, lot: lot, Self.thu10.addingTimeInterval(Double(k) * 60), Self.thu13).status == .created) }
+            #expect(try await ctx.book(me.token, lot: lot, Self.thu10, Self.thu13).problemType == "too-many-bookings")
+        }
+    }
+
     @Test("PRK-12 PRK-19 a retried booking or top-up with the same Idempotency-Key books and charges once", arguments: TestDatabase.available)
     func idempotentRetries(db: TestDatabase) async throws {
         try await TestApp.with(db, configure: bookingConfig) { ctx in

@@ -14,6 +14,8 @@ struct BookingService: Sendable {
     let now: @Sendable () -> Date
     /// Told about released spaces after commit; empty until notifications exist.
     var observers: [any BookingObserver] = []
+    /// How many of one person's bookings may cover the same moment (`overlappingBookingsLimit`).
+    var overlapLimit = 2
 
     struct Quote: Sendable {
         var lotId: String
@@ -57,6 +59,7 @@ struct BookingService: Sendable {
                                                                                fingerprint: fingerprint, sql: sql) {
                 return try await require(done, sql: sql)
             }
+            try await checkOverlap(userId: userId, range: range, excluding: nil, sql: sql)
             try await AdvisoryLocks.lockLot(lotId, sql: sql)
             let (offer, price) = try await priced(lotId: lotId, range: range, now: now, sql: sql)
             let competing = try await BookingStore.competing(lotId: lotId, range: range, sql: sql)
@@ -104,6 +107,7 @@ struct BookingService: Sendable {
         let now = now()
         return try await store.write { sql in
             try await AdvisoryLocks.lockUser(principal.userId, sql: sql)
+            try await checkOverlap(userId: principal.userId, range: range, excluding: id, sql: sql)
             try await AdvisoryLocks.lockLot(existing.booking.lotId, sql: sql)
             let current = try await owned(principal, id, sql: sql).booking
             let (offer, price) = try await priced(lotId: current.lotId, range: range, now: now, sql: sql)
@@ -272,6 +276,22 @@ struct BookingService: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Refuses a range that would put more of the person's bookings on one moment than the
+    /// limit. Run under the person's lock, so two requests at once are counted one after the other.
+    private func checkOverlap(userId: String, range: BookingRange, excluding id: String?, sql: any SQLDatabase) async throws {
+        let mine = try await sql.raw("""
+            \(unsafeRaw: BookingRow.select)
+            WHERE b.user_id = \(bind: userId) AND b.state IN ('booked', 'checkedIn')
+              AND b.start_at < \(bind: range.end.millis) AND b.end_at > \(bind: range.start.millis)
+            """).all().map(BookingRow.init).filter { $0.booking.id != id }
+        guard BookingCapacity.peak(of: mine.map(\.booking.range), within: range) + 1 > overlapLimit else { return }
+        let lots = Array(Set(mine.map(\.lotName))).sorted().joined(separator: ", ")
+        throw Problem.conflict("too-many-bookings", """
+            You already have \(mine.count == 1 ? "a booking" : "\(mine.count) bookings") at that time (\(lots)); at most \(overlapLimit) may \
+            overlap. Cancel one or choose another time.
+            """)
+    }
 
     static let lotFull = Problem.conflict("lot-full", "No booked space of this lot is free for the whole range; try another time or lot.")
     static let changedMeanwhile = Problem.conflict("booking-not-changeable", "The booking changed meanwhile; fetch it again.")

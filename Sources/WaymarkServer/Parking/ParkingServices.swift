@@ -29,6 +29,7 @@ struct ParkingServices: Sendable {
         holds = HoldService(store: store, accounts: accounts.queries, live: live, notifier: notifications.notifier,
                             alerts: notifications.alerts, now: now)
         var bookings = BookingService(store: store, now: now)
+        bookings.overlapLimit = env.configuration.overlappingBookingsLimit
         bookings.observers = [SpaceFreedObserver(notifier: notifications.notifier, logger: env.logger)]
         self.bookings = bookings
         reviews = ReviewService(store: store, now: now)

@@ -47,6 +47,8 @@ export const changeUsername = (currentPassword, newUsername) => authed('PUT', '/
 export const changePassword = (currentPassword, newPassword) => authed('PUT', '/v1/me/password', { json: { currentPassword, newPassword } });
 /** @param {string} password */
 export const deleteAccount = (password) => authed('POST', '/v1/me/deletion', { json: { password } });
+/** Everything Waymark keeps about the person (ACC-12). */
+export const exportMyData = () => authed('GET', '/v1/me/export');
 
 // ---- Permits (PRK-16) ----
 

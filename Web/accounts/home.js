@@ -6,7 +6,8 @@
 import { el, button, field, passwordField, form } from './forms.js';
 import { signIn, signOut, cachedMe, fetchMe, signedIn } from './session.js';
 import { toast } from '../shell/toast.js';
-import { ProblemError } from '../shell/api.js';
+import { ProblemError, problemText } from '../shell/api.js';
+import { exportMyData } from './api.js';
 import { writes } from './outbox.js';
 
 /** @typedef {import('./index.js').AccountsContext} AccountsContext */
@@ -151,6 +152,25 @@ export function signedInView(ctx) {
       };
       showAnalytics(me?.isOperator === true);
 
+      const yours = el('section', 'acc-section');
+      const download = button('Download my data', async () => {
+        try {
+          const data = await exportMyData();
+          const file = new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
+          const link = el('a', { href: URL.createObjectURL(file), download: `waymark-data-${new Date().toISOString().slice(0, 10)}.json` });
+          link.click();
+          setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+        } catch (err) {
+          toast(problemText(err));
+        }
+      }, 'acc-button');
+      download.dataset.action = 'export';
+      yours.append(
+        el('h3', '', 'Your data'),
+        el('p', '', 'Download a copy of everything Waymark keeps about you — profile, bookings, wallet, reviews, calendars, hikes and messages — as a JSON file.'),
+        download,
+      );
+
       const danger = el('section', 'acc-section danger-zone');
       danger.append(
         el('h3', '', 'Delete Account'),
@@ -159,7 +179,7 @@ export function signedInView(ctx) {
       const del = button('Delete Account', () => ctx.panel.push(ctx.views.deleteAccount()), 'acc-button danger');
       del.dataset.action = 'delete';
       danger.append(del);
-      return [hello, ...waitingNote(ctx), items, danger];
+      return [hello, ...waitingNote(ctx), items, yours, danger];
     },
   };
 }

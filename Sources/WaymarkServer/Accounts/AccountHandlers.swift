@@ -37,6 +37,23 @@ extension APIHandler {
         return .ok(.init(body: .json(AccountMapping.me(try await services.accounts.identities.require(me.userId)))))
     }
 
+    func exportMyData(_ input: Operations.ExportMyData.Input) async throws -> Operations.ExportMyData.Output {
+        let me = try RequestContext.requirePrincipal()
+        let now = services.now()
+        let rows = try await PersonalExport.rows(userId: me.userId, sql: services.store.sql)
+        typealias Row = Components.Schemas.PersonalDataExport.TablesPayload.AdditionalPropertiesPayloadPayload
+        var tables: [String: [Row]] = [:]
+        for (table, list) in rows {
+            var objects: [Row] = []
+            for row in list { objects.append(Row(additionalProperties: try OpenAPIObjectContainer(unvalidatedValue: row))) }
+            tables[table] = objects
+        }
+        let body = Components.Schemas.PersonalDataExport(
+            exportedAt: now, userId: me.userId, tables: Components.Schemas.PersonalDataExport.TablesPayload(additionalProperties: tables))
+        let day = String(ISO8601DateFormatter().string(from: now).prefix(10))
+        return .ok(.init(headers: .init(contentDisposition: "attachment; filename=\"waymark-data-\(day).json\""), body: .json(body)))
+    }
+
     func updateProfile(_ input: Operations.UpdateProfile.Input) async throws -> Operations.UpdateProfile.Output {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()

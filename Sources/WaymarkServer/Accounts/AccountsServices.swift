@@ -47,6 +47,6 @@ extension AccountsServices {
     static let signedInOperations: Set<String> = [
         "signOut", "getMe", "updateProfile", "changeUsername", "changePassword", "deleteAccount",
         "uploadPicture", "removePicture", "getPermits", "setPermits", "getWallet", "getWalletHistory",
-        "topUpWallet",
+        "topUpWallet", "exportMyData",
     ]
 }

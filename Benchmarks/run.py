@@ -56,9 +56,14 @@ def wrk(url, seconds, connections, script=None, env=None):
             "non2xx": int(non2xx.group(1)) if non2xx else 0, "socket_errors": errors.group(1) if errors else None}
 
 
+# The scrape token the benchmark's server is given, to read its own counters at /metrics.
+METRICS_TOKEN = "benchmark-scrape-token"
+
+
 def ingest_counters(base):
     """The server's own ingest counters: commits, events (all outcomes) and commit seconds."""
-    with urllib.request.urlopen(base + "/metrics", timeout=30) as r:
+    request = urllib.request.Request(base + "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    with urllib.request.urlopen(request, timeout=30) as r:
         text = r.read().decode()
     def total(pattern):
         return sum(float(v) for v in re.findall(r"^" + pattern + r"(?:\{[^}]*\})? ([\d.e+-]+)$", text, re.M))
@@ -297,7 +302,7 @@ def run_database(kind, args):
         subprocess.run(["psql", args.postgres, "-qc", f"CREATE DATABASE {name}"], check=True)
         database = re.sub(r"/[^/]*$", "/" + name, args.postgres)
         drop = lambda: subprocess.run(["psql", args.postgres, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"])
-    env = {**os.environ, "WAYMARK_LOG_LEVEL": "error"}
+    env = {**os.environ, "WAYMARK_LOG_LEVEL": "error", "WAYMARK_METRICS_TOKEN": METRICS_TOKEN}
     subprocess.run([binary, "demo", "--database", database], check=True, env=env, capture_output=True)
     key = subprocess.run([binary, "gateway", "create", "bench", "--database", database], check=True, env=env,
                          capture_output=True, text=True).stdout.strip()

@@ -28,6 +28,8 @@ import pytest
 import requests
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
+# The scrape token every server started here is given, so the suites can read /metrics.
+METRICS_TOKEN = "reliability-scrape-token"
 
 
 def env_int(name: str, default: int) -> int:
@@ -100,7 +102,7 @@ class Server:
         self.log_level = log_level
         self.extra_args = extra_args or []
         # Never the real weather service: `demo_server` points it at a recorded one.
-        self.env = {**os.environ, "WAYMARK_WEATHER_URL": "off", **(env or {})}
+        self.env = {**os.environ, "WAYMARK_WEATHER_URL": "off", "WAYMARK_METRICS_TOKEN": METRICS_TOKEN, **(env or {})}
         self.port = free_port()
         self.process: subprocess.Popen | None = None
         self.log_path = workdir / "server.log"
@@ -206,7 +208,7 @@ class Server:
     def metrics(self) -> dict[str, float]:
         """Prometheus samples by `name{labels}`."""
         out = {}
-        for line in self.get("/metrics").text.splitlines():
+        for line in self.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}).text.splitlines():
             if line and not line.startswith("#"):
                 key, _, value = line.rpartition(" ")
                 out[key] = float(value)

@@ -87,6 +87,9 @@ public struct WaymarkConfiguration: Sendable {
     /// lets a driver book for a guest or a second car; more would let one account tie up spaces
     /// it cannot use (WAYMARK_OVERLAPPING_BOOKINGS).
     public var overlappingBookingsLimit = 2
+    /// The bearer token a metrics scraper sends for `/metrics`; operators' sessions are let in
+    /// too. Unset, only operators read metrics (WAYMARK_METRICS_TOKEN).
+    public var metricsToken: String?
     /// Hosts that Web Push subscriptions may point at (PRK-22): the browsers' push services.
     /// An entry starting with "." matches its subdomains. The server posts to a subscription's
     /// endpoint, so any other address is refused: nobody can make it call an inside address.
@@ -121,6 +124,7 @@ public struct WaymarkConfiguration: Sendable {
         c.demoPayments = env["WAYMARK_DEMO_PAYMENTS"].map(Self.truthy) ?? c.loadDemo
         c.demoTickets = env["WAYMARK_DEMO_TICKETS"].map(Self.truthy) ?? c.loadDemo
         if let v = env["WAYMARK_LEAVE_ALERT_SECONDS"].flatMap(Int.init), (1...3600).contains(v) { c.leaveAlertSeconds = v }
+        if let v = env["WAYMARK_METRICS_TOKEN"], !v.isEmpty { c.metricsToken = v }
         if let v = env["WAYMARK_OVERLAPPING_BOOKINGS"].flatMap(Int.init), (1...50).contains(v) { c.overlappingBookingsLimit = v }
         if let v = env["WAYMARK_SIMULATE"] { c.simulate = Self.truthy(v) }
         if let v = env["WAYMARK_SIMULATION_SPEED"].flatMap(Double.init) { c.simulationSpeed = v }

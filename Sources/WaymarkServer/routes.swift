@@ -24,6 +24,8 @@ func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfig
             UserAuthMiddleware(sessions: services.accounts.sessions,
                                accountWasActive: { [activity = services.operations.activity] in await activity.record(userId: $0, at: $1) },
                                now: services.now),
+            MetricsAccessMiddleware(token: config.metricsToken, sessions: services.accounts.sessions,
+                                    operators: services.operations.operators, now: services.now),
             GatewayBodyMiddleware(maxBytes: config.maxBodyBytes),
             OptionalNullMiddleware(fields: APIHandler.optionalBodyFields, maxBytes: config.maxBodyBytes),
             OccupancyResponseMiddleware(live: services.parking.live, queries: services.parking.queries, json: OccupancyJSON(), now: services.now),

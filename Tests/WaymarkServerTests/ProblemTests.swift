@@ -67,7 +67,7 @@ struct ProblemTests {
 
     @Test("PRK-2 the gateway route refuses what the contract refuses before storing anything, and counts under its operation", arguments: TestDatabase.available)
     func gatewayRouteRefusals(db: TestDatabase) async throws {
-        try await TestApp.with(db) { ctx in
+        try await TestApp.with(db, configure: { $0.metricsToken = "scrape-secret" }) { ctx in
             let t = try ctx.tester
             let sensor = Fixtures.sensorIds(lot: "L")[0]
             let body = ByteBuffer(string: #"{"events":[{"sensorId":""# + sensor + #"","occupied":true,"observedAt":"2026-11-18T17:00:00Z","sequence":1}]}"#)
@@ -90,7 +90,7 @@ struct ProblemTests {
             let result = try JSONSerialization.jsonObject(with: Data(buffer: ok.body)) as? [String: Any]
             #expect(result?["accepted"] as? Int == 1 && result?["outcomes"] as? [String] == ["accepted"])
 
-            let metrics = String(buffer: try await ctx.get("/metrics").body)
+            let metrics = String(buffer: try await ctx.get("/metrics", headers: ["Authorization": "Bearer scrape-secret"]).body)
             for status in ["200", "401", "406", "415"] {
                 #expect(metrics.split(separator: "\n").contains { $0.hasPrefix("waymark_http_requests_total{") && $0.contains(#"operation="ingestSensorEvents""#) && $0.contains(#"status="\#(status)""#) },
                         "requests answered \(status) are counted under the operation")
@@ -98,17 +98,25 @@ struct ProblemTests {
         }
     }
 
-    @Test("QLT-2 the contract is served and metrics are Prometheus text", arguments: [TestDatabase.sqlite])
+    @Test("QLT-2 the contract is served; metrics are Prometheus text for the scraper's token or an operator, nobody else", arguments: [TestDatabase.sqlite])
     func operations(db: TestDatabase) async throws {
-        try await TestApp.with(db) { ctx in
+        try await TestApp.with(db, configure: { $0.metricsToken = "scrape-secret" }) { ctx in
             let doc = try await ctx.get("/openapi.yaml")
             #expect(doc.status == .ok)
             // The document opens with a comment saying it is generated from Contract/.
             let firstLine = doc.body.string.split(separator: "\n").first { !$0.hasPrefix("#") }
             #expect(firstLine?.hasPrefix("openapi: 3.1") == true)
             _ = try await ctx.get("/v1/sites")
-            let metrics = try await ctx.get("/metrics")
-            #expect(metrics.body.string.contains("waymark_http_requests_total"))
+            let metrics = try await ctx.get("/metrics", headers: ["Authorization": "Bearer scrape-secret"])
+            #expect(metrics.status == .ok && metrics.body.string.contains("waymark_http_requests_total"))
+
+            // Only the scraper's token or an operator's session reads them.
+            #expect(try await ctx.get("/metrics").status == .unauthorized)
+            #expect(try await ctx.get("/metrics", headers: ["Authorization": "Bearer scrape-secreT"]).status == .unauthorized)
+            let member = try await ctx.register("olive", email: "olive@example.com")
+            #expect(try await ctx.get("/metrics", headers: ["Authorization": "Bearer \(member.token)"]).status == .unauthorized)
+            #expect(try await ctx.app.grantOperator(login: "olive@example.com"))
+            #expect(try await ctx.get("/metrics", headers: ["Authorization": "Bearer \(member.token)"]).status == .ok)
             let ready = try await ctx.json("/ready")
             #expect(ready["database"] as? String == "sqlite")
         }

@@ -96,6 +96,7 @@ let package = Package(
                 "WaymarkCore",
                 "WaymarkAPI",
                 .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             // Read by path (`#filePath`), like the core tests' fixtures.
             exclude: ["Fixtures"]

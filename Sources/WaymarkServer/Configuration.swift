@@ -90,6 +90,11 @@ public struct WaymarkConfiguration: Sendable {
     /// The bearer token a metrics scraper sends for `/metrics`; operators' sessions are let in
     /// too. Unset, only operators read metrics (WAYMARK_METRICS_TOKEN).
     public var metricsToken: String?
+    /// PEM files for serving HTTPS (and HTTP/2 where the client offers it) without a reverse
+    /// proxy; both or neither (WAYMARK_TLS_CERTIFICATE, WAYMARK_TLS_KEY). Geolocation, the
+    /// service worker and Web Push need a secure origin beyond localhost.
+    public var tlsCertificatePath: String?
+    public var tlsKeyPath: String?
     /// Hosts that Web Push subscriptions may point at (PRK-22): the browsers' push services.
     /// An entry starting with "." matches its subdomains. The server posts to a subscription's
     /// endpoint, so any other address is refused: nobody can make it call an inside address.
@@ -125,6 +130,8 @@ public struct WaymarkConfiguration: Sendable {
         c.demoTickets = env["WAYMARK_DEMO_TICKETS"].map(Self.truthy) ?? c.loadDemo
         if let v = env["WAYMARK_LEAVE_ALERT_SECONDS"].flatMap(Int.init), (1...3600).contains(v) { c.leaveAlertSeconds = v }
         if let v = env["WAYMARK_METRICS_TOKEN"], !v.isEmpty { c.metricsToken = v }
+        if let v = env["WAYMARK_TLS_CERTIFICATE"], !v.isEmpty { c.tlsCertificatePath = v }
+        if let v = env["WAYMARK_TLS_KEY"], !v.isEmpty { c.tlsKeyPath = v }
         if let v = env["WAYMARK_OVERLAPPING_BOOKINGS"].flatMap(Int.init), (1...50).contains(v) { c.overlappingBookingsLimit = v }
         if let v = env["WAYMARK_SIMULATE"] { c.simulate = Self.truthy(v) }
         if let v = env["WAYMARK_SIMULATION_SPEED"].flatMap(Double.init) { c.simulationSpeed = v }

@@ -37,6 +37,7 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
     // JSON, scripts and styles compress several-fold; the live stream stays uncompressed.
     app.http.server.configuration.responseCompression = .enabledForCompressibleTypes
     app.routes.defaultMaxBodySize = ByteCount(integerLiteral: config.maxBodyBytes)
+    try ServerTLS.apply(config, to: app)
 
     switch config.database {
     case .sqlite(let path):

@@ -35,6 +35,12 @@ struct Serve: AsyncParsableCommand {
     @ArgumentParser.Option(help: "Serve the web app from this directory (env WAYMARK_WEB_DIRECTORY).")
     var web: String?
 
+    @ArgumentParser.Option(help: "Serve HTTPS with this PEM certificate chain; needs --tls-key (env WAYMARK_TLS_CERTIFICATE).")
+    var tlsCertificate: String?
+
+    @ArgumentParser.Option(help: "The certificate's PEM private key (env WAYMARK_TLS_KEY).")
+    var tlsKey: String?
+
     func run() async throws {
         var config = options.configuration()
         if let host { config.host = host }
@@ -49,19 +55,22 @@ struct Serve: AsyncParsableCommand {
         if simulate { config.simulate = true }
         if let speed { config.simulationSpeed = speed }
         if let web { config.webDirectory = web }
+        if let tlsCertificate { config.tlsCertificatePath = tlsCertificate }
+        if let tlsKey { config.tlsKeyPath = tlsKey }
 
         let app = try await buildApplication(config)
         do {
             try await app.startup()
             let port = app.http.server.shared.localAddress?.port ?? config.port
             let shownHost = config.host == "0.0.0.0" || config.host == "127.0.0.1" ? "localhost" : config.host
-            let url = "http://\(shownHost):\(port)"
+            let url = "\(config.tlsCertificatePath == nil ? "http" : "https")://\(shownHost):\(port)"
             // Written unbuffered so the line shows up at once even when output goes to a pipe.
             say("Waymark is running at \(url)  (API: \(url)/v1/sites, contract: \(url)/openapi.yaml; database: \(config.database.kind))")
             var emulator: Task<Void, Never>?
             if config.simulate {
                 let key = try await app.createGateway(name: "built-in-emulator")
-                let client = WaymarkClient(serverURL: URL(string: "http://127.0.0.1:\(port)")!, gatewayKey: key)
+                // The emulator talks to this process; over HTTPS it would need to trust the certificate.
+                let client = WaymarkClient(serverURL: URL(string: "\(config.tlsCertificatePath == nil ? "http" : "https")://127.0.0.1:\(port)")!, gatewayKey: key)
                 let sim = GatewayEmulator(client: client, speed: config.simulationSpeed, progress: .quiet(app.logger))
                 emulator = Task { await sim.runLogged() }
                 say("The gateway emulator is running at \(config.simulationSpeed)× speed.")

@@ -26,6 +26,23 @@ struct WebAppTests {
         }
     }
 
+    @Test("ACC-11 the privacy page is served and says that no position is stored unless shared; sign-up and the person's space link to it")
+    func privacyPage() async throws {
+        try await TestApp.with(.sqlite, configure: { $0.webDirectory = Self.web }) { ctx in
+            let page = try await ctx.call(.GET, "/privacy.html", headers: ["Accept": "text/html"])
+            #expect(page.status == .ok)
+            let text = String(decoding: page.body, as: UTF8.self)
+            for claim in ["Your position is not stored", "Download my data", "Delete Account", "How long", "Who sees it"] {
+                #expect(text.contains(claim), "\(claim)")
+            }
+            #expect(try await ctx.call(.GET, "/privacy.css").status == .ok)
+        }
+        for screen in ["accounts/register.js", "accounts/home.js"] {
+            let source = try String(contentsOfFile: Self.web + "/" + screen, encoding: .utf8)
+            #expect(source.contains("href: '/privacy.html'"), "\(screen) links to the privacy page")
+        }
+    }
+
     @Test("TRL-2 the page's content policy lets images come from a configured plain-http tile server's origin, and from no other plain-http one")
     func tileOrigins() {
         let policy = SecurityHeadersMiddleware(tileTemplates: [

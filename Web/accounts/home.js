@@ -169,6 +169,7 @@ export function signedInView(ctx) {
         el('h3', '', 'Your data'),
         el('p', '', 'Download a copy of everything Waymark keeps about you — profile, bookings, wallet, reviews, calendars, hikes and messages — as a JSON file.'),
         download,
+        el('p', 'hint', el('a', { href: '/privacy.html', target: '_blank', rel: 'noopener' }, 'What is kept, for how long, and who sees it')),
       );
 
       const danger = el('section', 'acc-section danger-zone');

@@ -41,7 +41,8 @@ export function registerView(ctx) {
       });
       // The rules are shown, not enforced here: the server decides and says why.
       f.el.noValidate = true;
-      return [el('p', 'lead', 'Your permits and schedule on this browser move to the new account.'), f.el];
+      const privacy = el('p', 'hint', 'What Waymark keeps about you, and for how long: ', el('a', { href: '/privacy.html', target: '_blank', rel: 'noopener' }, 'Privacy'), '.');
+      return [el('p', 'lead', 'Your permits and schedule on this browser move to the new account.'), f.el, privacy];
     },
   };
 }

@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-27.10';
+const VERSION = '2026-11-27.11';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -156,7 +156,6 @@ const SHELL = [
   '/notifications/notifications.css',
   '/parking/parking.css',
   '/planner/planner.css',
-  '/privacy.css',
   '/rooms/rooms.css',
   '/trails/trails.css',
   // styles:end

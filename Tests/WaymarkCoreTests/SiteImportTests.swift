@@ -452,18 +452,6 @@ struct SiteImportTests {
 
     // MARK: Fuzzing
 
-    /// SplitMix64: reproducible across platforms, unlike the system generator.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     enum Step { case key(String), index(Int) }
 
     static func paths(_ v: JSONValue, _ prefix: [Step] = []) -> [[Step]] {
@@ -500,7 +488,7 @@ struct SiteImportTests {
             .array([.number(1), .array([.number(2)])]), .array([.number(-117.33), .number(33.97)]), .object([:]),
             .object(["type": .string("Point"), "coordinates": .array([.number(200), .number(100)])]),
         ]
-        var rng = SeededGenerator(state: 20_250_601)
+        var rng = SplitMix64(seed: 20_250_601)
         var read = 0, refused = 0
         for round in 0..<300 {
             var data = geo, spots = csv

@@ -4,16 +4,7 @@ import Foundation
 /// longest route), a GeoJSON file one trail per LineString feature with the documented
 /// properties. Each refusal names the file, the track or feature, and the rule.
 public enum TrailImport {
-    public struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
-        public var file: String
-        /// "track 'Ridge'", "feature 3", "line 12".
-        public var item: String?
-        public var rule: String
-
-        public init(file: String, item: String?, rule: String) { self.file = file; self.item = item; self.rule = rule }
-
-        public var description: String { [file, item].compactMap { $0 }.joined(separator: ", ") + ": " + rule }
-    }
+    public typealias Problem = FileProblem
 
     public struct Result: Sendable {
         public var trails: [Trail] = []

@@ -5,16 +5,7 @@ import Foundation
 /// not at all, since a site missing one lot would go live with a wrong capacity; every refusal
 /// names the file, the feature or line, and the rule. The format is described in SITE_FILES.md.
 public enum SiteImport {
-    public struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
-        public var file: String
-        /// "feature 4 (lot 'P1')", "line 12"; nil for the file as a whole.
-        public var item: String?
-        public var rule: String
-
-        public init(file: String, item: String?, rule: String) { self.file = file; self.item = item; self.rule = rule }
-
-        public var description: String { [file, item].compactMap { $0 }.joined(separator: ", ") + ": " + rule }
-    }
+    public typealias Problem = FileProblem
 
     public struct ImportedSite: Sendable, Hashable {
         public var plan: SitePlan

@@ -85,7 +85,9 @@ export function parkingLayers(store, o) {
     }
     pins = s.lots.map((lot) => {
       const occ = s.occupancy.get(lot.id);
-      const c = congestionColours(occ?.level ?? 'unknown');
+      // A lot none of whose sensors has reported yet (a newly imported site) has no figures to trust.
+      const silent = !!occ && occ.total > 0 && occ.unknown >= occ.total;
+      const c = congestionColours(silent ? 'unknown' : occ?.level ?? 'unknown');
       const open = openNow.get(lot.id) ?? true;
       return {
         id: lot.id,
@@ -94,23 +96,25 @@ export function parkingLayers(store, o) {
         label: lot.code,
         fill: c.fill,
         text: c.text,
-        caption: !open ? 'Closed' : occ ? `${number(occ.free)} free` : '',
+        caption: !open ? 'Closed' : silent ? 'No data yet' : occ ? `${number(occ.free)} free` : '',
         selected: lot.id === sel,
-        data: { lotId: lot.id, level: occ?.level ?? 'unknown', colour: c.fill, priority: lot.capacity },
+        data: { lotId: lot.id, level: silent ? 'unknown' : occ?.level ?? 'unknown', colour: c.fill, priority: lot.capacity },
       };
     });
     // Zoomed out, the lots' pins would pile up: the campus shows as one pin with its totals.
     let total = 0;
     let taken = 0;
     let free = 0;
-    for (const occ of s.occupancy.values()) { total += occ.total; taken += occ.total * occ.fraction; free += occ.free; }
+    let unknown = 0;
+    for (const occ of s.occupancy.values()) { total += occ.total; taken += occ.total * occ.fraction; free += occ.free; unknown += occ.unknown; }
     const fraction = total ? taken / total : 0;
-    const level = !total ? 'unknown' : fraction >= 0.85 ? 'red' : fraction >= 0.65 ? 'yellow' : 'green';
+    const silentSite = total > 0 && unknown >= total;
+    const level = !total || silentSite ? 'unknown' : fraction >= 0.85 ? 'red' : fraction >= 0.65 ? 'yellow' : 'green';
     const c = congestionColours(level);
     sitePins = s.site ? [{
       id: `site:${s.site.id}`, lat: s.site.center.latitude, lon: s.site.center.longitude,
       label: (s.site.code ?? '').toUpperCase(), fill: c.fill, text: c.text, radius: 22,
-      caption: `${number(free)} free`, data: { site: s.site.id, level, colour: c.fill, priority: 1 },
+      caption: silentSite ? 'No data yet' : `${number(free)} free`, data: { site: s.site.id, level, colour: c.fill, priority: 1 },
     }] : [];
   }
 

@@ -78,7 +78,7 @@ function showBootError(err, retry) {
   const text = $('splash-text');
   text.textContent = err instanceof OfflineError
     ? 'Can’t reach Waymark. Check your connection and try again.'
-    : `Something went wrong: ${err?.message ?? err}`;
+    : err?.name === 'no-sites' ? err.message : `Something went wrong: ${err?.message ?? err}`;
   const b = $('splash-retry');
   b.hidden = false;
   b.onclick = () => { b.hidden = true; text.textContent = 'Loading the map…'; retry(); };

@@ -147,7 +147,11 @@ export function createParkingStore() {
         early?.forEach((p) => p.catch(() => {}));
         const [config, sites] = await Promise.all([getConfig(), listSites()]);
         const site = sites.data.sites.find((x) => x.id === guess) ?? sites.data.sites[0];
-        if (!site) throw new Error('The server has no sites yet.');
+        if (!site) {
+          const none = new Error('This Waymark has no parking site yet. Whoever runs it adds one with “waymark import site”, or starts it with the demo; then try again.');
+          none.name = 'no-sites';
+          throw none;
+        }
         const [lots, occupancy] = early && site.id === guess
           ? await Promise.all(early)
           : await Promise.all([listLots(site.id), getOccupancy(site.id)]);

@@ -18,6 +18,7 @@ import { bookingSection } from './booking-form.js';
 import { reviewsSection } from './reviews.js';
 import { createLotFinder } from './lot-finder.js';
 import { liveURL } from './api.js';
+import { createSitePicker } from './site-picker.js';
 
 const CATEGORY = { handicap: 'Accessible', ev: 'EV charging', motorcycle: 'Motorcycle', visitor: 'Visitor', reserved: 'Reserved' };
 const STATE = { f: 'Free', o: 'Taken', h: 'Held', b: 'Booked', c: 'Closed', u: 'No sensor reading' };
@@ -76,6 +77,7 @@ export async function startParking(ctx) {
   pl.refresh();
   const siteName = document.getElementById('site-name');
   if (siteName) siteName.textContent = shortName(s.site);
+  createSitePicker({ chip: /** @type {HTMLElement} */ (document.getElementById('site-chip')), sites: () => s.sites, current: () => s.site });
 
   const b = s.site.bounds;
   const padLat = (b.north - b.south) * 1.5;

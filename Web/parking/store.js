@@ -8,6 +8,7 @@ import { getConfig, listSites, listLots, getOccupancy, getSpots, getSpotStates }
 import { saveSnapshot, loadSnapshot } from './snapshot-cache.js';
 import { makeRectSet } from '../map/rects.js';
 import { slotOf } from './colours.js';
+import { chosenSite } from './site-picker.js';
 
 /**
  * @typedef {{id: string, code: string, name: string, kind: 'structure'|'surface', levels: number,
@@ -30,6 +31,8 @@ export function createParkingStore() {
   const s = {
     config: /** @type {any} */ (null),
     site: /** @type {any} */ (null),
+    /** Every site of this Waymark, for the site picker; the shown one alone when offline. */
+    sites: /** @type {any[]} */ ([]),
     /** @type {Lot[]} */
     lots: [],
     /** @type {Map<string, Lot>} */
@@ -118,6 +121,7 @@ export function createParkingStore() {
   function restore(saved) {
     s.config = saved.config;
     s.site = saved.site;
+    if (!s.sites.length) s.sites = [saved.site];
     setLots(saved.lots);
     s.occupancy.clear();
     setOccupancy(saved.occupancy);
@@ -142,11 +146,12 @@ export function createParkingStore() {
     async load() {
       const saved = loadSnapshot();
       try {
-        const guess = saved?.site?.id;
+        const guess = chosenSite() ?? saved?.site?.id;
         const early = guess ? [listLots(guess), getOccupancy(guess)] : null;
         early?.forEach((p) => p.catch(() => {}));
         const [config, sites] = await Promise.all([getConfig(), listSites()]);
         const site = sites.data.sites.find((x) => x.id === guess) ?? sites.data.sites[0];
+        s.sites = sites.data.sites;
         if (!site) {
           const none = new Error('This Waymark has no parking site yet. Whoever runs it adds one with “waymark import site”, or starts it with the demo; then try again.');
           none.name = 'no-sites';

@@ -1,0 +1,45 @@
+"""Several parking sites side by side (PRK-1): a campus imported from its site file beside the
+demo, the site chip's picker nearest first, and the choice remembered by the browser."""
+import pathlib
+import subprocess
+
+from helpers import App
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+SITE_FILE = REPO / "Tests" / "WaymarkCoreTests" / "Fixtures" / "sites" / "riverside-college.geojson"
+SPOTS_FILE = SITE_FILE.with_name("riverside-college-spots.csv")
+
+
+def test_PRK_1_an_imported_campus_beside_the_demo_is_chosen_nearest_first_and_remembered(driver, own_server, artifacts):
+    out = subprocess.run([str(own_server.binary), "import", "site", str(SITE_FILE), "--spots", str(SPOTS_FILE),
+                          "--database", str(own_server.database)], capture_output=True, text=True, env=own_server.env, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "Site 'Riverside College' (rcc) added" in out.stdout
+
+    app = App(driver, own_server.url)
+    app.cdp("Browser.grantPermissions", {"origin": own_server.url, "permissions": ["geolocation"]})
+    app.cdp("Emulation.setGeolocationOverride", {"latitude": 33.9712, "longitude": -117.3281, "accuracy": 25})
+    app.open()
+    name = lambda: app.el("#site-name").text  # noqa: E731
+    assert name() == "CSU Fullerton", "the demo comes first by name"
+    chip = app.el("#site-chip")
+    assert chip.get_attribute("data-picker") == "on" and chip.get_attribute("role") == "button"
+
+    app.js("arguments[0].click()", chip)
+    choices = app.wait(lambda: app.els('#dialog[open] .dialog-actions button'), message="the site picker")
+    labels = [b.text for b in choices]
+    # In the browser's units (en-US: feet and miles), the campus the driver stands by first.
+    assert labels[0].startswith("Riverside College · ") and labels[0].endswith(" ft"), labels
+    assert labels[1].startswith("California State University, Fullerton · ") and labels[1].endswith(" mi"), labels
+    assert labels[-1] == "Cancel"
+    assert "Nearest first." in app.el("#dialog .dialog-message").text
+    app.screenshot(artifacts / "site-picker-phone.png")
+
+    app.js("arguments[0].click()", choices[0])
+    app.wait(lambda: name() == "Riverside College", timeout=20, message="the chosen site shown")
+    # Its sensors have not reported yet: its lots say so instead of showing 0 free in green.
+    pins = app.wait(lambda: app.js("return window.waymark.pins()"), message="the lots' pins")
+    assert {p["caption"] for p in pins} == {"No data yet"} and {p["level"] for p in pins} == {"unknown"}, pins
+    app.open()
+    app.wait(lambda: name() == "Riverside College", timeout=20, message="the choice remembered after a reload")
+    app.screenshot(artifacts / "site-picker-riverside-phone.png")

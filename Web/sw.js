@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-27.12';
+const VERSION = '2026-11-27.13';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -121,6 +121,7 @@ const SHELL = [
   '/shell/api.js',
   '/shell/base-map.js',
   '/shell/dialog.js',
+  '/shell/directions.js',
   '/shell/dom.js',
   '/shell/event-stream.js',
   '/shell/money.js',

@@ -40,6 +40,12 @@ def test_PRK_1_an_imported_campus_beside_the_demo_is_chosen_nearest_first_and_re
     # Its sensors have not reported yet: its lots say so instead of showing 0 free in green.
     pins = app.wait(lambda: app.js("return window.waymark.pins()"), message="the lots' pins")
     assert {p["caption"] for p in pins} == {"No data yet"} and {p["level"] for p in pins} == {"unknown"}, pins
+    # Its card says so too, and offers directions to the lot's entrance in the phone's maps app.
+    app.js("window.waymark.openLot(arguments[0])", pins[0]["lotId"] or [p for p in pins if p["lotId"]][0]["lotId"])
+    card = app.wait(lambda: app.els("#lot-card-occupancy"), message="the lot card")[0]
+    assert "No sensor readings yet" in card.text and "without a sensor reading" in card.text, card.text
+    link = app.el('[data-testid="lot-directions"]').get_attribute("href")
+    assert link.startswith("https://www.google.com/maps/dir/?api=1&destination=33.9"), link
     app.open()
     app.wait(lambda: name() == "Riverside College", timeout=20, message="the choice remembered after a reload")
     app.screenshot(artifacts / "site-picker-riverside-phone.png")

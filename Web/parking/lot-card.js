@@ -5,6 +5,7 @@
 
 import { renderHistogram } from './histogram.js';
 import { el } from '../shell/dom.js';
+import { directionsURL } from '../shell/directions.js';
 import {
   siteNow, permitsNow, isOpen, hoursText, priceText, congestionText, number, weekdaySpan, timeSpan, PERMIT_NAMES,
 } from './format.js';
@@ -41,7 +42,9 @@ export function createLotCard(o) {
     const t = el('div', 'taken-count');
     t.append(`${number(taken)} `, el('small', '', `/ ${number(occ.total)} taken`));
     t.setAttribute('aria-label', `${number(taken)} of ${number(occ.total)} spots taken`);
-    line.append(t, el('span', `congestion ${occ.level}`, congestionText(occ.level, occ.free)));
+    // No sensor has reported yet (a newly imported site): nothing to judge the lot by.
+    const silent = occ.total > 0 && occ.unknown >= occ.total;
+    line.append(t, silent ? el('span', 'congestion unknown', 'No sensor readings yet') : el('span', `congestion ${occ.level}`, congestionText(occ.level, occ.free)));
     const meter = el('div', 'meter');
     meter.setAttribute('aria-hidden', 'true');
     const fill = el('div', occ.level);
@@ -129,7 +132,8 @@ export function createLotCard(o) {
     const now = siteNow(tz);
     const occ = store.state.occupancy.get(lot.id);
     const head = el('div', 'card-head');
-    const badge = el('div', `card-badge ${occ?.level ?? ''}`, lot.code);
+    const silent = !!occ && occ.total > 0 && occ.unknown >= occ.total;
+    const badge = el('div', `card-badge ${silent ? 'unknown' : occ?.level ?? ''}`, lot.code);
     badge.setAttribute('aria-hidden', 'true');
     const title = el('div', 'card-title');
     const h2 = el('h2', '', lot.name);
@@ -153,7 +157,10 @@ export function createLotCard(o) {
     }
     const watch = o.watch ? o.watch(lot) : null;
     if (watch) parts.push(watch);
-    parts.push(occupancySection(lot), permitsSection(lot, now));
+    const directions = el('a', { class: 'acc-button lot-directions', href: directionsURL(lot.entrance), target: '_blank', rel: 'noopener' },
+      'Directions to the entrance');
+    directions.dataset.testid = 'lot-directions';
+    parts.push(occupancySection(lot), directions, permitsSection(lot, now));
     const booking = lot.booking && o.booking ? o.booking(lot, tz) : null;
     if (booking) parts.push(booking);
 

@@ -31,6 +31,7 @@ import { friendHikesScreen } from './friend-hikes.js';
 import { startMessages } from './messages.js';
 import { startFriendMap } from './friend-map.js';
 import { length, height, away, percent, steps, DIFFICULTY, SHAPE, AMENITY, GUIDELINE_SECTIONS, POINT_KIND } from './format.js';
+import { directionsURL } from '../shell/directions.js';
 
 const PAGE = 20;
 const FILTER_KEY = 'waymark.trails.features';
@@ -485,12 +486,6 @@ export function startTrails({ map, go }) {
         : empty('No amenities: bring what you need, including water.');
     }
     return el('article', { class: 'trail-page', dataset: { trail: t.id, screen: key } }, back, title, content);
-  }
-
-  /** The phone's maps app: Apple Maps on Apple devices, else Google Maps (which opens the app on Android). */
-  function directionsURL(c) {
-    const at = `${c.latitude},${c.longitude}`;
-    return /iPhone|iPad|Macintosh/.test(navigator.userAgent) ? `https://maps.apple.com/?daddr=${at}` : `https://www.google.com/maps/dir/?api=1&destination=${at}`;
   }
 
   // ---- Paths ----

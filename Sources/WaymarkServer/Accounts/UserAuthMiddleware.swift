@@ -31,8 +31,7 @@ struct UserAuthMiddleware: ServerMiddleware {
         }
         var principal: Principal?
         if let header = request.headerFields[.authorization] {
-            guard header.count <= 512, header.lowercased().hasPrefix("bearer ") else { throw Problem.unauthorized }
-            let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+            guard let token = BearerToken.parse(header) else { throw Problem.unauthorized }
             // A token that is present but wrong is an error even where none is needed: the
             // client believes it is someone and should learn that it is not.
             guard let found = try await sessions.authenticate(token: token, now: now()) else { throw Problem.unauthorized }

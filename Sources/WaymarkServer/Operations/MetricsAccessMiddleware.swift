@@ -17,10 +17,7 @@ struct MetricsAccessMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard operationID == "getMetrics" else { return try await next(request, body, metadata) }
-        guard let header = request.headerFields[.authorization], header.count <= 512, header.lowercased().hasPrefix("bearer ") else {
-            throw Self.refused
-        }
-        let presented = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        guard let presented = BearerToken.parse(request.headerFields[.authorization]) else { throw Self.refused }
         if let token, !token.isEmpty, Self.same(presented, token) { return try await next(request, body, metadata) }
         guard let principal = try await sessions.authenticate(token: presented, now: now()), principal.kind == .account,
               try await operators.isOperator(principal.userId) else { throw Self.refused }

@@ -23,8 +23,7 @@ struct GatewayAuthMiddleware: ServerMiddleware {
 
     /// The gateway whose bearer secret `authorization` carries, else 401.
     static func gatewayId(authorization header: String?, keys: GatewayKeys, now: Date) async throws -> String {
-        guard let header, header.count <= 512, header.lowercased().hasPrefix("bearer "),
-              let id = try await keys.authenticate(secret: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces), now: now)
+        guard let secret = BearerToken.parse(header), let id = try await keys.authenticate(secret: secret, now: now)
         else { throw Problem.unauthorized }
         return id
     }

@@ -34,6 +34,36 @@ struct BookingRulesTests {
         #expect(error { _ = try BookingRules.checkIn(cancelled, at: Self.start) } == .notAllowed(in: .cancelled))
     }
 
+    @Test("PRK-12: a booked driver is expected while check-in is open; the bound for reading them holds exactly those starts")
+    func prk12AwaitsArrival() throws {
+        #expect(!Self.booking.awaitsArrival(at: Self.minutes(-15.01)))
+        for m in [-15, 0, 14.99] as [Double] { #expect(Self.booking.awaitsArrival(at: Self.minutes(m)), "\(m)") }
+        #expect(!Self.booking.awaitsArrival(at: Self.minutes(15)))
+        var arrived = Self.booking
+        arrived.state = .checkedIn
+        #expect(!arrived.awaitsArrival(at: Self.start), "arrived: the sensors count the car")
+        // A 10-minute booking stops being awaited at its end.
+        let short = Booking(id: "b2", userId: "ana", lotId: "sd", range: BookingRange(start: Self.start, end: Self.minutes(10)), paid: Money(0, "COP"))
+        #expect(short.awaitsArrival(at: Self.minutes(9.99)) && !short.awaitsArrival(at: Self.minutes(10)))
+        // Every awaited start lies inside the bound, minute by minute around the window.
+        for m in stride(from: -40.0, through: 40, by: 0.5) {
+            let now = Self.minutes(m), bound = BookingRules.startsAwaitingArrival(at: now)
+            let inside = Self.start > bound.after && Self.start <= bound.upTo
+            #expect(inside == Self.booking.awaitsArrival(at: now), "\(m)")
+        }
+    }
+
+    @Test("PRK-12: free spaces promised to expected drivers count as booked, never below zero free")
+    func prk12Promising() {
+        let counts = LotCounts(free: 3, occupied: 5, held: 1, booked: 0, closed: 2, unknown: 1)
+        #expect(counts.promising(0) == counts)
+        #expect(counts.promising(2) == LotCounts(free: 1, occupied: 5, held: 1, booked: 2, closed: 2, unknown: 1))
+        #expect(counts.promising(7) == LotCounts(free: 0, occupied: 5, held: 1, booked: 3, closed: 2, unknown: 1), "only as far as there are free spaces")
+        #expect(counts.promising(-1) == counts)
+        #expect(counts.promising(2).total == counts.total, "the capacity stays")
+        #expect(counts.promising(3).level == .red && counts.level == .green)
+    }
+
     @Test("PRK-12: 15 minutes after the start without check-in the booking is forfeited with no refund")
     func prk12Forfeit() throws {
         #expect(BookingRules.forfeitDeadline(of: Self.range) == Self.minutes(15))

@@ -3,6 +3,7 @@ import Testing
 import Vapor
 import WaymarkCore
 @testable import WaymarkServer
+import WaymarkAPI
 
 func bookingConfig(_ c: inout WaymarkConfiguration) {
     c.passwordHashCost = 4
@@ -289,6 +290,55 @@ struct BookingTests {
             ctx.clock.set(T.local(day: 18, 10, 15))
             #expect(try await ctx.services.parking.bookings.sweep() == .init(forfeited: 1, completed: 0))
             #expect(try await ctx.call(.GET, "/v1/bookings/\(mine)", token: members[0].token).json["state"] as? String == "checkedIn")
+            try await ctx.checkLedger()
+        }
+    }
+
+    @Test("PRK-12 free counts leave out the spaces of booked drivers whose check-in is open and who have not arrived; the live stream hears it as a lot event",
+          arguments: TestDatabase.available)
+    func promisedSpaces(db: TestDatabase) async throws {
+        try await TestApp.with(db, configure: bookingConfig) { ctx in
+            let lot = try await ctx.freeLot("L")
+            let members = try await ctx.members(3, cents: 1000)
+            func counts() async throws -> (free: Int?, booked: Int?) {
+                (try await ctx.lotCount(lot.id, "free"), try await ctx.lotCount(lot.id, "booked"))
+            }
+            let (free, booked) = try await counts()
+            let f0 = try #require(free), b0 = try #require(booked)
+            #expect(f0 == lot.spots.count)
+
+            // 9:00: two bookings from 10:00 are not expected yet; one from 9:10 is.
+            let a = try #require(try await ctx.book(members[0].token, lot: lot.id, T.local(day: 18, 10), T.local(day: 18, 11)).json["id"] as? String)
+            let b = try #require(try await ctx.book(members[1].token, lot: lot.id, T.local(day: 18, 10), T.local(day: 18, 11)).json["id"] as? String)
+            #expect(try await counts() == (f0, b0))
+            #expect(try await ctx.book(members[2].token, lot: lot.id, T.local(day: 18, 9, 10), T.local(day: 18, 10)).status == .created)
+            #expect(try await counts() == (f0 - 1, b0 + 1))
+            let events = try await EventLog.read(after: 0, limit: 10_000, sql: ctx.services.store.sql).flatMap { $0.events() }
+            let lotEvent = try #require(events.last { $0.kind == "lot" })
+            let told = try LiveEncoding.decoder.decode(Components.Schemas.LotOccupancy.self, from: Data(lotEvent.data.utf8))
+            #expect(told.lotId == lot.id && told.free == f0 - 1 && told.booked == b0 + 1)
+
+            // 9:30: the 9:10 driver never came; the job forfeits the booking and the space is free again.
+            ctx.clock.set(T.local(day: 18, 9, 30))
+            #expect(try await ctx.services.parking.bookings.sweep() == .init(forfeited: 1, completed: 0))
+            #expect(try await counts() == (f0, b0))
+            // 9:45: check-in of the 10:00 bookings opens.
+            ctx.clock.set(T.local(day: 18, 9, 45))
+            try await ctx.services.parking.bookings.sweep()
+            #expect(try await counts() == (f0 - 2, b0 + 2))
+            // A car the sensors see takes another space, counted once.
+            let parked = try await ctx.ingest([TestContext.event(lot.sensors[0], true, at: ctx.clock.now, seq: 2)])
+            #expect(parked.status == .ok)
+            #expect(try await counts() == (f0 - 3, b0 + 2))
+            #expect(try await ctx.lotCount(lot.id, "occupied") == 1)
+            // Arriving or cancelling gives the promised space back at once.
+            #expect(try await ctx.call(.POST, "/v1/bookings/\(a)/check-in", token: members[0].token).status == .ok)
+            #expect(try await counts() == (f0 - 2, b0 + 1))
+            #expect(try await ctx.call(.POST, "/v1/bookings/\(b)/cancel", token: members[1].token).status == .ok)
+            #expect(try await counts() == (f0 - 1, b0))
+            // The table agrees with what the live counters say.
+            let stored = try #require(try await ctx.services.parking.queries.lotCounts(lotId: lot.id))
+            #expect(stored.countP == 0 && stored.counts.free == f0 - 1)
             try await ctx.checkLedger()
         }
     }

@@ -93,6 +93,7 @@ export async function startParking(ctx) {
     url: (id) => liveURL(s.site.id, id),
     lastEventId: s.lastEventId,
     onSpot: (change) => store.applySpot(change),
+    onLot: (lot) => store.applyLot(lot),
     onReset: () => { store.reset().catch(() => {}); },
     onStatus: (st) => {
       const wasCached = s.fromCache;

@@ -8,6 +8,7 @@
  *   url: (lastEventId: number) => string,
  *   lastEventId: number,
  *   onSpot: (change: any) => void,
+ *   onLot: (lot: any) => void,
  *   onReset: () => void,
  *   onStatus: (status: 'connecting'|'live'|'offline'|'paused') => void,
  * }} o
@@ -37,6 +38,12 @@ export function connectLive(o) {
       const ev = /** @type {MessageEvent} */ (e);
       if (ev.lastEventId) lastId = Number(ev.lastEventId);
       try { o.onSpot(JSON.parse(ev.data)); } catch (err) { console.warn('bad live event', err); }
+    });
+    // A lot's counts moved with no spot changing (a booked driver expected, or no longer).
+    es.addEventListener('lot', (e) => {
+      const ev = /** @type {MessageEvent} */ (e);
+      if (ev.lastEventId) lastId = Number(ev.lastEventId);
+      try { o.onLot(JSON.parse(ev.data)); } catch (err) { console.warn('bad live event', err); }
     });
     es.addEventListener('reset', (e) => {
       const ev = /** @type {MessageEvent} */ (e);

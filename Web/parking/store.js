@@ -264,6 +264,16 @@ export function createParkingStore() {
       persistSoon();
     },
 
+    /** A lot's counts moved without a spot changing (spaces kept for booked drivers). */
+    applyLot(lot) {
+      s.fromCache = false;
+      const known = s.occupancy.get(lot.lotId);
+      if (known && lot.version < known.version) return;
+      s.occupancy.set(lot.lotId, lot);
+      emit('change', lot.lotId);
+      persistSoon();
+    },
+
     /** The stream could not resume: everything is fetched again. */
     async reset() {
       await api.refresh();

@@ -6,6 +6,9 @@ import WaymarkAPI
 public enum LiveEvent: Sendable {
     /// A spot changed; `id` is the stream position.
     case spot(id: Int64, Components.Schemas.SpotChange)
+    /// A lot's counts moved with no spot changing: a booked driver became expected, arrived,
+    /// cancelled or forfeited.
+    case lot(id: Int64, Components.Schemas.LotOccupancy)
     /// The stream could not resume without a gap: refetch the occupancy and spot states.
     case reset(id: Int64)
 }
@@ -32,6 +35,10 @@ extension WaymarkClient {
                                     guard let data = event.data else { continue }
                                     let change = try Self.liveDecoder.decode(Components.Schemas.SpotChange.self, from: Data(data.utf8))
                                     continuation.yield(.spot(id: id, change))
+                                case "lot":
+                                    guard let data = event.data else { continue }
+                                    let lot = try Self.liveDecoder.decode(Components.Schemas.LotOccupancy.self, from: Data(data.utf8))
+                                    continuation.yield(.lot(id: id, lot))
                                 case "reset":
                                     continuation.yield(.reset(id: id))
                                 default:

@@ -47,6 +47,13 @@ public struct Booking: Hashable, Codable, Sendable, Identifiable {
         case .forfeited, .cancelled, .completed: false
         }
     }
+
+    /// Whether the lot keeps a space free for this driver now: check-in is open and they have
+    /// not arrived. Free counts leave such spaces out, so nobody is sent to a lot whose free
+    /// spaces are all promised.
+    public func awaitsArrival(at now: Date) -> Bool {
+        state == .booked && BookingRules.expectsDriver(of: range, at: now)
+    }
 }
 
 /// The result of a change: the booking as it is now, and the money that moves because of it.
@@ -108,6 +115,17 @@ public enum BookingRules {
     /// forfeit deadline.
     public static func checkInWindow(of range: BookingRange) -> BookingRange {
         BookingRange(start: range.start.addingTimeInterval(-checkInOpensBefore), end: forfeitDeadline(of: range))
+    }
+
+    /// Whether the driver of a booked `range` is expected at `now`: its check-in is open.
+    public static func expectsDriver(of range: BookingRange, at now: Date) -> Bool {
+        checkInWindow(of: range).contains(now)
+    }
+
+    /// The starts of the bookings whose driver can be expected at `now` (`expectsDriver`
+    /// decides for each): a bound for reading them.
+    public static func startsAwaitingArrival(at now: Date) -> (after: Date, upTo: Date) {
+        (now.addingTimeInterval(-noShowGrace), now.addingTimeInterval(checkInOpensBefore))
     }
 
     public static func checkIn(_ booking: Booking, at now: Date) throws(BookingError) -> Booking {

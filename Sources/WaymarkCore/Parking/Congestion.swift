@@ -56,6 +56,17 @@ public struct LotCounts: Hashable, Codable, Sendable {
     public var fraction: Double { total == 0 ? 0 : Double(taken) / Double(total) }
     public var level: CongestionLevel { CongestionLevel(fraction: fraction) }
 
+    /// As drivers should see them when `spaces` booked drivers are expected
+    /// (`Booking.awaitsArrival`): that many free spaces count as booked, as far as there are
+    /// free ones — the sensors' other figures stay as they are.
+    public func promising(_ spaces: Int) -> LotCounts {
+        var shown = self
+        let kept = min(max(spaces, 0), max(free, 0))
+        shown.free -= kept
+        shown.booked += kept
+        return shown
+    }
+
     public mutating func move(from old: SpotState, to new: SpotState) {
         guard old != new else { return }
         self[old] -= 1

@@ -44,11 +44,14 @@ final class LiveHub: Sendable {
         self.counters = counters
         tail = LogTail(SiteEventLog(store: store), name: "live", pollInterval: pollInterval, readLimit: Self.readRows,
                        subscriberBuffer: Self.tailBuffer, logger: logger) { rows in
-            // A lot's rows carry its counters after the change: the newest per lot is enough,
-            // so only those are decoded. Merged before the cursor moves past them, so a
-            // snapshot that reads the cursor first has counters at least that new.
+            // A lot's rows (spot changes, or promised spaces that moved) carry its counters after
+            // the change on their first line: the newest per lot is enough, so only those are
+            // decoded. Merged before the cursor moves past them, so a snapshot that reads the
+            // cursor first has counters at least that new.
             var newest: [String: EventLog.Row] = [:]
-            for row in rows where row.kind == SpotEventRow.kind { if let lot = row.lotId { newest[lot] = row } }
+            for row in rows where row.kind == SpotEventRow.kind || row.kind == PromisedSpaces.eventKind {
+                if let lot = row.lotId { newest[lot] = row }
+            }
             let updates = newest.values.compactMap { SpotEventRow.lot(payload: $0.payload) }
             counters.withLockedValue { c in for lot in updates { c.merge(lot) } }
         }

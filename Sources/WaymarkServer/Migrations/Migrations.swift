@@ -26,5 +26,6 @@ enum Migrations {
         CreateTransitFeeds(),
         CreateLeaveAlerts(),
         CreateCalendarFiles(),
+        AddPromisedSpaces(),
     ]
 }

@@ -16,6 +16,8 @@ struct BookingService: Sendable {
     var observers: [any BookingObserver] = []
     /// How many of one person's bookings may cover the same moment (`overlappingBookingsLimit`).
     var overlapLimit = 2
+    /// Told the lots whose free count moved (`PromisedSpaces`) after commit.
+    var live: LiveHub?
 
     struct Quote: Sendable {
         var lotId: String
@@ -53,7 +55,7 @@ struct BookingService: Sendable {
         let now = now()
         // Refused before taking any lock: bad ranges and unknown lots need no writer.
         _ = try await priced(lotId: lotId, range: range, now: now, sql: store.sql)
-        return try await store.write { sql in
+        return try await writing { sql, moved in
             try await AdvisoryLocks.lockUser(userId, sql: sql)
             if let idempotencyKey, let done = try await IdempotencyKeys.result(userId: userId, scope: .booking, key: idempotencyKey,
                                                                                fingerprint: fingerprint, sql: sql) {
@@ -67,6 +69,7 @@ struct BookingService: Sendable {
             let booking = Booking(id: UUID().uuidString.lowercased(), userId: userId, lotId: lotId, range: range, paid: price.total)
             // Inserted first: the payment names the booking.
             try await BookingStore.insert(booking, siteId: offer.siteId, at: now, sql: sql)
+            if booking.awaitsArrival(at: now) { try await PromisedSpaces.refresh(lotIds: [lotId], now: now, sql: sql, into: moved) }
             if price.total.isPositive {
                 try await LedgerStore.post(.bookingPayment(
                     id: UUID().uuidString.lowercased(), userId: userId, operatorId: Self.operatorId(lotId: lotId),
@@ -105,7 +108,7 @@ struct BookingService: Sendable {
         try WalletService.requireAccount(principal)
         let existing = try await owned(principal, id, sql: store.sql)
         let now = now()
-        return try await store.write { sql in
+        return try await writing { sql, moved in
             try await AdvisoryLocks.lockUser(principal.userId, sql: sql)
             try await checkOverlap(userId: principal.userId, range: range, excluding: id, sql: sql)
             try await AdvisoryLocks.lockLot(existing.booking.lotId, sql: sql)
@@ -119,6 +122,9 @@ struct BookingService: Sendable {
                 throw Self.lotFull
             }
             guard try await BookingStore.update(outcome.booking, from: current.state, at: now, sql: sql) else { throw Self.changedMeanwhile }
+            if current.awaitsArrival(at: now) || outcome.booking.awaitsArrival(at: now) {
+                try await PromisedSpaces.refresh(lotIds: [current.lotId], now: now, sql: sql, into: moved)
+            }
             if !outcome.settlement.isZero {
                 try await LedgerStore.post(.modificationSettlement(
                     id: UUID().uuidString.lowercased(), userId: principal.userId, operatorId: Self.operatorId(lotId: current.lotId),
@@ -135,12 +141,13 @@ struct BookingService: Sendable {
         let existing = try await owned(principal, id, sql: store.sql)
         if existing.booking.state == .cancelled { return existing }
         let now = now()
-        let (row, released) = try await store.write { sql in
+        let (row, released) = try await writing { sql, moved in
             try await AdvisoryLocks.lockUser(principal.userId, sql: sql)
             try await AdvisoryLocks.lockLot(existing.booking.lotId, sql: sql)
             let current = try await owned(principal, id, sql: sql)
             if current.booking.state == .cancelled { return (current, [Booking]()) }
             let cancelled = try await Self.cancel(current.booking, zone: current.timeZone, at: now, sql: sql)
+            if current.booking.awaitsArrival(at: now) { try await PromisedSpaces.refresh(lotIds: [cancelled.lotId], now: now, sql: sql, into: moved) }
             return (try await require(id, sql: sql), [cancelled])
         }
         await tell(released)
@@ -153,11 +160,12 @@ struct BookingService: Sendable {
         let existing = try await owned(principal, id, sql: store.sql)
         if existing.booking.state == .checkedIn { return existing }
         let now = now()
-        return try await store.write { sql in
+        return try await writing { sql, moved in
             let row = try await owned(principal, id, sql: sql)
             let current = row.booking
             let checkedIn = try Self.decide(zone: row.timeZone) { () throws(BookingError) in try BookingRules.checkIn(current, at: now) }
             guard try await BookingStore.update(checkedIn, from: current.state, at: now, sql: sql) else { throw Self.changedMeanwhile }
+            try await PromisedSpaces.refresh(lotIds: [current.lotId], now: now, sql: sql, into: moved)
             return try await require(id, sql: sql)
         }
     }
@@ -168,19 +176,18 @@ struct BookingService: Sendable {
     /// a guest has no bookings. The earliest such booking wins when several are open.
     func checkInArrival(userId: String, lotId: String) async throws -> BookingRow? {
         let now = now()
-        // The window is start − 15 min … start + 15 min (or the end): so the start lies within
-        // 15 minutes either side of now.
+        let starts = BookingRules.startsAwaitingArrival(at: now)
         let rows = try await store.sql.raw("""
             \(unsafeRaw: BookingRow.select)
             WHERE b.user_id = \(bind: userId) AND b.lot_id = \(bind: lotId) AND b.state = 'booked'
-              AND b.start_at <= \(bind: now.addingTimeInterval(BookingRules.checkInOpensBefore).millis)
-              AND b.start_at > \(bind: now.addingTimeInterval(-BookingRules.noShowGrace).millis)
+              AND b.start_at > \(bind: starts.after.millis) AND b.start_at <= \(bind: starts.upTo.millis)
             ORDER BY b.start_at, b.id
             """).all().map(BookingRow.init)
         for row in rows {
             guard let checkedIn = try? BookingRules.checkIn(row.booking, at: now) else { continue }
-            let done = try await store.write { sql -> BookingRow? in
+            let done = try await writing { sql, moved -> BookingRow? in
                 guard try await BookingStore.update(checkedIn, from: .booked, at: now, sql: sql) else { return nil }
+                try await PromisedSpaces.refresh(lotIds: [lotId], now: now, sql: sql, into: moved)
                 return try await require(row.booking.id, sql: sql)
             }
             if let done { return done }
@@ -205,7 +212,7 @@ struct BookingService: Sendable {
         var total = Sweep()
         while true {
             let now = now()
-            let (pass, released, full) = try await store.write { sql -> (Sweep, [Booking], Bool) in
+            let (pass, released, full) = try await writing { sql, moved -> (Sweep, [Booking], Bool) in
                 guard try await AdvisoryLocks.tryLockJob(AdvisoryLocks.bookingSweep, sql: sql) else { return (Sweep(skipped: true), [], false) }
                 // A superset of what is due: every deadline lies after the start.
                 let rows = try await sql.raw("""
@@ -233,6 +240,8 @@ struct BookingService: Sendable {
                     changed += 1
                 }
                 try await IdempotencyKeys.prune(now: now, sql: sql)
+                // Check-in windows open and close with time alone.
+                try await PromisedSpaces.refresh(now: now, sql: sql, into: moved)
                 // Rows not yet due (booked, started, within the grace) can fill a batch; only a
                 // batch that changed something can hide more work behind it.
                 return (pass, released, rows.count == batch && changed > 0)
@@ -270,6 +279,7 @@ struct BookingService: Sendable {
             try await AdvisoryLocks.lockLot(row.booking.lotId, sql: sql)
             _ = try await cancel(row.booking, zone: row.timeZone, at: now, sql: sql)
         }
+        try await PromisedSpaces.refresh(lotIds: future.filter { $0.booking.awaitsArrival(at: now) }.map(\.booking.lotId), now: now, sql: sql)
         let tombstone = "erased-" + UUID().uuidString.lowercased()
         try await sql.raw("UPDATE bookings SET user_id = \(bind: tombstone) WHERE user_id = \(bind: userId)").run()
         try await LedgerStore.anonymise(userId: userId, tombstone: tombstone, sql: sql)
@@ -349,6 +359,19 @@ struct BookingService: Sendable {
             case .notDueYet: throw Problem.conflict("booking-not-changeable", words)
             }
         }
+    }
+
+    /// A write transaction whose lots with moved free counts reach the live counters once it
+    /// has committed (never from one that rolled back).
+    private func writing<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase, PromisedSpaces.Moved) async throws -> T) async throws -> T {
+        let moved = PromisedSpaces.Moved()
+        let result = try await store.write { sql in try await body(sql, moved) }
+        let lots = moved.all
+        if let live, !lots.isEmpty {
+            live.merge(lots)
+            live.poke()
+        }
+        return result
     }
 
     private func tell(_ released: [Booking]) async {

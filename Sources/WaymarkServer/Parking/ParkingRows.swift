@@ -49,14 +49,17 @@ struct LotCountsRow: Decodable, Sendable {
     var countB: Int
     var countC: Int
     var countU: Int
+    /// Spaces promised to booked drivers on their way (`PromisedSpaces`).
+    var countP: Int
     var version: Int64
     var lastChangeAt: Int64?
 
     var counts: LotCounts {
         LotCounts(free: countF, occupied: countO, held: countH, booked: countB, closed: countC, unknown: countU)
+            .promising(countP)
     }
 
-    static let columns = "id, site_id, count_f, count_o, count_h, count_b, count_c, count_u, version, last_change_at"
+    static let columns = "id, site_id, count_f, count_o, count_h, count_b, count_c, count_u, count_p, version, last_change_at"
 }
 
 struct SpotRow: Decodable, Sendable {

@@ -30,6 +30,7 @@ struct ParkingServices: Sendable {
                             alerts: notifications.alerts, now: now)
         var bookings = BookingService(store: store, now: now)
         bookings.overlapLimit = env.configuration.overlappingBookingsLimit
+        bookings.live = live
         bookings.observers = [SpaceFreedObserver(notifier: notifications.notifier, logger: env.logger)]
         self.bookings = bookings
         reviews = ReviewService(store: store, now: now)

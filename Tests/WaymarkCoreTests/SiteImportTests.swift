@@ -450,6 +450,48 @@ struct SiteImportTests {
         #expect(again.spots["A"] == site.spots["A"] && again.spots["S"]?.count == 12 && again.spots["M"]?.count == 8)
     }
 
+    // MARK: A lot's settings, as an operator edits them
+
+    static func settings(of lot: LotPlan) -> LotSettings {
+        LotSettings(hours: lot.hours, price: lot.price, permitRules: lot.permitRules, rules: lot.rules, booking: lot.booking)
+    }
+
+    @Test("PRK-1 every demo lot's settings written in the site file's words read back the same")
+    func prk1SettingsRoundTrip() throws {
+        for lot in DemoCampus.fullerton.lots {
+            let read = SiteImport.lotSettings(SiteFileWriter.settings(Self.settings(of: lot)), capacity: lot.capacity, source: "settings")
+            #expect(read.problems.isEmpty, "\(lot.code): \(read.problems)")
+            #expect(read.settings == Self.settings(of: lot), "\(lot.code)")
+        }
+        let minimal = SiteImport.lotSettings(Data(#"{"price": {"currency": "USD", "hourly": "2.00", "dailyMax": "9.00"}, "booking": null}"#.utf8),
+                                             capacity: 10, source: "settings")
+        #expect(minimal.settings == LotSettings(hours: [], price: LotPrice(currency: "USD", hourlyCents: 200, dailyMaxCents: 900),
+                                                permitRules: [], rules: [], booking: nil))
+        let before = Self.settings(of: DemoCampus.fullerton.lots[0])
+        var after = before
+        after.price.hourlyCents += 50
+        after.rules = ["No overnight parking"]
+        #expect(after.changed(from: before) == ["price", "rules"])
+        #expect(before.changed(from: before).isEmpty)
+    }
+
+    @Test("PRK-1 settings that break a rule are refused with the same words as a site file",
+          arguments: [
+            (#"{"price": {"currency": "USD", "hourly": "5.00", "dailyMax": "3.00"}}"#, #""dailyMax" in "price" (3.00 USD) must be at least "hourly" (5.00 USD)"#),
+            (#"{"price": {"currency": "USD", "hourly": "1.00", "dailyMax": "3.00"}, "booking": {"spaces": 11}}"#, #""spaces" in "booking" must be at most the lot's 10 spaces, not 11."#),
+            (#"{"price": {"currency": "USD", "hourly": "1.00", "dailyMax": "3.00"}, "colour": "red"}"#, #"has "colour", which is not a setting"#),
+            (#"{"hours": [{"days": "Mo-Fr", "open": "07:00", "close": "22:00"}]}"#, #"needs "price""#),
+            (#"{"price": {"currency": "USD", "hourly": "1.00", "dailyMax": "3.00"}, "hours": [{"days": "Xx", "open": "07:00", "close": "22:00"}]}"#, #""days""#),
+            ("[1]", "must be one object"),
+            ("{", "is not JSON"),
+          ])
+    func prk1SettingsRefused(json: String, expected: String) {
+        let read = SiteImport.lotSettings(Data(json.utf8), capacity: 10, source: "settings")
+        #expect(read.settings == nil)
+        #expect(read.problems.count == 1, "\(read.problems)")
+        #expect(read.problems.first?.rule.contains(expected) == true, "\(read.problems.first?.rule ?? "")")
+    }
+
     // MARK: Fuzzing
 
     enum Step { case key(String), index(Int) }

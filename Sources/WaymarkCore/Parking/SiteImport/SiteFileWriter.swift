@@ -25,30 +25,34 @@ public enum SiteFileWriter {
             "keysRequired": .bool(lot.keysRequired),
         ]
         if !lot.hours.isEmpty { p["hours"] = hours(lot.hours) }
-        if !lot.permitRules.isEmpty {
-            p["permits"] = .array(lot.permitRules.map { r in
-                .object(["days": .string(days(r.weekdays)), "from": .string(time(r.startMinute)), "to": .string(time(r.endMinute)),
-                         "permits": .array(Permit.allCases.filter(r.permits.contains).map { .string($0.rawValue) })])
-            })
-        }
+        if !lot.permitRules.isEmpty { p["permits"] = permits(lot.permitRules) }
         if !lot.rules.isEmpty { p["rules"] = .array(lot.rules.map(JSONValue.string)) }
         if !lot.address.isEmpty { p["address"] = .string(lot.address) }
-        if let b = lot.booking {
-            let t = b.pricing
-            var o: [String: JSONValue] = [
-                "spaces": number(b.capacity), "dailyFee": amount(t.dailyFeeMinor, currency),
-                "includedMinutes": number(t.includedMinutesPerDay), "rate": amount(t.rateMinor, currency),
-                "rateUnitMinutes": number(t.rateUnitMinutes),
-                // The format counts whole days; a shorter limit would be lost, so it rounds up.
-                "maximumDays": number(max(1, Int((t.maximumDuration / 86_400).rounded(.up)))),
-            ]
-            if let cap = t.dailyCapMinor { o["dailyCap"] = amount(cap, currency) }
-            if t.hours != lot.hours { o["hours"] = hours(t.hours) }
-            p["booking"] = .object(o)
-        }
+        if let b = lot.booking { p["booking"] = booking(b, lotHours: lot.hours, currency: currency) }
         var ring = lot.footprint.map(position)
         if let first = lot.footprint.first, lot.footprint.last != first || lot.footprint.count == 1 { ring.append(position(first)) }
         return feature(p, geometry: ["type": .string("Polygon"), "coordinates": .array([.array(ring)])])
+    }
+
+    static func permits(_ rules: [PermitRule]) -> JSONValue {
+        .array(rules.map { r in
+            .object(["days": .string(days(r.weekdays)), "from": .string(time(r.startMinute)), "to": .string(time(r.endMinute)),
+                     "permits": .array(Permit.allCases.filter(r.permits.contains).map { .string($0.rawValue) })])
+        })
+    }
+
+    static func booking(_ b: BookingOffer, lotHours: [OpeningHours], currency: String) -> JSONValue {
+        let t = b.pricing
+        var o: [String: JSONValue] = [
+            "spaces": number(b.capacity), "dailyFee": amount(t.dailyFeeMinor, currency),
+            "includedMinutes": number(t.includedMinutesPerDay), "rate": amount(t.rateMinor, currency),
+            "rateUnitMinutes": number(t.rateUnitMinutes),
+            // The format counts whole days; a shorter limit would be lost, so it rounds up.
+            "maximumDays": number(max(1, Int((t.maximumDuration / 86_400).rounded(.up)))),
+        ]
+        if let cap = t.dailyCapMinor { o["dailyCap"] = amount(cap, currency) }
+        if t.hours != lotHours { o["hours"] = hours(t.hours) }
+        return .object(o)
     }
 
     static func feature(_ properties: [String: JSONValue], geometry: [String: JSONValue]) -> JSONValue {

@@ -6,5 +6,7 @@ extension SessionMiddleware {
         "getScheduleLotAdvice", "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
         "listLotReviews", "putMyLotReview", "deleteMyLotReview",
+        "listOperatedSites", "listSiteOperators", "grantSiteOperator", "revokeSiteOperator", "listOperatorChanges",
+        "getLotSettings", "updateLotSettings", "setSpotOpening",
     ]
 }

@@ -19,6 +19,7 @@ enum PersonalExport {
         .init("operators", "user_id"),
         // Parking
         .init("holds", "user_id"), .init("bookings", "user_id"), .init("lot_reviews", "user_id"), .init("schedule_blocks", "user_id"),
+        .init("site_operators", "user_id", "granted_by"), .init("operator_changes", "user_id", "subject_id"),
         // Notifications
         .init("notifications", "user_id"), .init("lot_watches", "user_id"), .init("push_subscriptions", "user_id"),
         .init("push_preferences", "user_id"),

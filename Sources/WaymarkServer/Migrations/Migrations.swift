@@ -27,5 +27,6 @@ enum Migrations {
         CreateLeaveAlerts(),
         CreateCalendarFiles(),
         AddPromisedSpaces(),
+        CreateSiteOperators(),
     ]
 }

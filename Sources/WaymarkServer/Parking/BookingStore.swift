@@ -75,7 +75,7 @@ struct StoredTariff: Codable, Sendable {
     var pricing: LotPricing {
         LotPricing(currency: currency, dailyFeeMinor: dailyFeeMinor, includedMinutesPerDay: includedMinutesPerDay,
                    rateMinor: rateMinor, rateUnitMinutes: rateUnitMinutes, dailyCapMinor: dailyCapMinor,
-                   hours: hours.map { OpeningHours(weekdays: Set($0.weekdays), openMinute: $0.openMinute, closeMinute: $0.closeMinute) },
+                   hours: hours.map(\.openingHours),
                    maximumDuration: TimeInterval(maximumDurationMinutes * 60))
     }
 

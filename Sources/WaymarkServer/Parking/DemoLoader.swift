@@ -107,4 +107,6 @@ struct StoredOpeningHours: Codable {
         openMinute = h.openMinute
         closeMinute = h.closeMinute
     }
+
+    var openingHours: OpeningHours { OpeningHours(weekdays: Set(weekdays), openMinute: openMinute, closeMinute: closeMinute) }
 }

@@ -19,10 +19,12 @@ struct ParkingPersonalData: PersonalData {
     }
 
     /// An open hold is released (its spot is free again); bookings still to come are cancelled
-    /// and refunded; booking rows stay for the ledger and the lots' statistics, anonymised.
+    /// and refunded; booking rows stay for the ledger and the lots' statistics, anonymised, and
+    /// so do the changes made as an operator.
     func erase(userId: String, now: Date, sql: any SQLDatabase) async throws {
         try await HoldStore.release(userId: userId, at: now, sql: sql)
         try await BookingService.erase(userId: userId, now: now, sql: sql)
+        try await OperatorChanges.erase(userId: userId, sql: sql)
         for table in ["holds", "lot_reviews", "schedule_blocks"] {
             try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: userId)").run()
         }

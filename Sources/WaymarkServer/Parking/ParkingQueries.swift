@@ -23,8 +23,8 @@ struct ParkingQueries: Sendable {
             .all(decoding: LotRow.self, keyDecodingStrategy: .convertFromSnakeCase)
     }
 
-    func lot(id: String) async throws -> LotRow? {
-        try await sql.raw("SELECT * FROM lots WHERE id = \(bind: id)")
+    func lot(id: String, on other: (any SQLDatabase)? = nil) async throws -> LotRow? {
+        try await (other ?? sql).raw("SELECT * FROM lots WHERE id = \(bind: id)")
             .first(decoding: LotRow.self, keyDecodingStrategy: .convertFromSnakeCase)
     }
 

@@ -13,6 +13,8 @@ struct ParkingServices: Sendable {
     let bookings: BookingService
     let reviews: ReviewService
     let schedule: ScheduleService
+    let siteOperators: SiteOperators
+    let operate: OperateService
     private let now: @Sendable () -> Date
 
     init(_ env: WaymarkEnvironment, accounts: AccountsServices, notifications: NotificationsServices) async throws {
@@ -35,6 +37,8 @@ struct ParkingServices: Sendable {
         self.bookings = bookings
         reviews = ReviewService(store: store, now: now)
         schedule = ScheduleService(store: store, parking: queries, accounts: accounts.queries, now: now)
+        siteOperators = SiteOperators(store: store, accounts: accounts.queries)
+        operate = OperateService(store: store, operators: siteOperators, live: live, now: now)
     }
 
     /// Reads the sensors anew after sites, lots or sensors were added (an import, the demo).
@@ -60,5 +64,7 @@ extension ParkingServices {
         "getScheduleLotAdvice", "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
         "putMyLotReview", "deleteMyLotReview",
+        "listOperatedSites", "listSiteOperators", "grantSiteOperator", "revokeSiteOperator", "listOperatorChanges",
+        "getLotSettings", "updateLotSettings", "setSpotOpening",
     ]
 }

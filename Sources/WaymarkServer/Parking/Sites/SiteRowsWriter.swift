@@ -35,10 +35,17 @@ enum SiteRowsWriter {
             ("code", lot.code), ("name", lot.name), ("kind", lot.kind.rawValue), ("levels", lot.levels),
             ("footprint", try JSONColumn.encode(lot.footprint)), ("center_lat", center.latitude), ("center_lon", center.longitude),
             ("entrance_lat", lot.entrance.latitude), ("entrance_lon", lot.entrance.longitude), ("capacity", capacity),
-            ("permit_rules", try JSONColumn.encode(lot.permitRules.map(StoredPermitRule.init))),
-            ("hours", try JSONColumn.encode(lot.hours.map(StoredOpeningHours.init))), ("price", try JSONColumn.encode(lot.price)),
-            ("rules", try JSONColumn.encode(lot.rules)), ("address", lot.address), ("bookable_capacity", lot.booking?.capacity ?? 0),
-            ("booking_tariff", try lot.booking.map { try StoredTariff($0.pricing).json() }), ("keys_required", lot.keysRequired ? 1 : 0),
+            ("address", lot.address), ("keys_required", lot.keysRequired ? 1 : 0),
+        ] + (try settingsColumns(LotSettings(hours: lot.hours, price: lot.price, permitRules: lot.permitRules, rules: lot.rules, booking: lot.booking)))
+    }
+
+    /// The columns of what an operator changes (`OperateService`).
+    static func settingsColumns(_ s: LotSettings) throws -> [(String, any Encodable & Sendable)] {
+        [
+            ("permit_rules", try JSONColumn.encode(s.permitRules.map(StoredPermitRule.init))),
+            ("hours", try JSONColumn.encode(s.hours.map(StoredOpeningHours.init))), ("price", try JSONColumn.encode(s.price)),
+            ("rules", try JSONColumn.encode(s.rules)), ("bookable_capacity", s.booking?.capacity ?? 0),
+            ("booking_tariff", try s.booking.map { try StoredTariff($0.pricing).json() }),
         ]
     }
 

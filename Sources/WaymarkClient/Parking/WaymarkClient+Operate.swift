@@ -1,0 +1,78 @@
+import Foundation
+import OpenAPIRuntime
+import WaymarkAPI
+import WaymarkCore
+
+public typealias SiteOperator = Components.Schemas.SiteOperator
+public typealias OperatorChange = Components.Schemas.OperatorChange
+public typealias SpotOpening = Components.Schemas.SpotOpening
+
+/// What an operator of a site does (PRK-1): settings of its lots, spots closed and opened, who
+/// else runs the site, and the record of every change. Another site's answer 403s.
+extension WaymarkClient {
+    /// The sites you run, by name.
+    public func operatedSites() async throws -> [Components.Schemas.Site] {
+        let output = try await call { try await client.listOperatedSites() }
+        guard case .ok(let ok) = output else { throw Self.unexpected }
+        return try ok.body.json.sites
+    }
+
+    public func lot(lotId: String) async throws -> Components.Schemas.Lot {
+        let output = try await call { try await client.getLot(path: .init(lotId: lotId)) }
+        guard case .ok(let ok) = output else { throw Self.unexpected }
+        return try ok.body.json
+    }
+
+    /// A lot's settings as `LotSettings`, read from the site file's words by the same rules.
+    public func lotSettings(lotId: String) async throws -> LotSettings {
+        let output = try await call { try await client.getLotSettings(path: .init(lotId: lotId)) }
+        guard case .ok(let ok) = output else { throw Self.unexpected }
+        let lot = try await self.lot(lotId: lotId)
+        let read = SiteImport.lotSettings(try JSONEncoder().encode(try ok.body.json), capacity: lot.capacity, source: "The server's settings")
+        guard let settings = read.settings else { throw Self.unexpected }
+        return settings
+    }
+
+    /// Replaces the lot's settings; answers the lot as drivers now see it.
+    @discardableResult
+    public func updateLotSettings(lotId: String, _ settings: LotSettings) async throws -> Components.Schemas.Lot {
+        let body = try JSONDecoder().decode(Components.Schemas.LotSettings.self, from: SiteFileWriter.settings(settings))
+        let output = try await call { try await client.updateLotSettings(path: .init(lotId: lotId), body: .json(body)) }
+        guard case .ok(let ok) = output else { throw Self.unexpected }
+        return try ok.body.json
+    }
+
+    /// Closes a spot (`open: false`) or opens it again.
+    @discardableResult
+    public func setSpot(_ spotId: String, open: Bool) async throws -> SpotOpening {
+        let output = try await call { try await client.setSpotOpening(path: .init(spotId: spotId), body: .json(.init(open: open))) }
+        guard case .ok(let ok) = output else { throw Self.unexpected }
+        return try ok.body.json
+    }
+
+    public func siteOperators(siteId: String) async throws -> [SiteOperator] {
+        let output = try await call { try await client.listSiteOperators(path: .init(siteId: siteId)) }
+        guard case .ok(let ok) = output else { throw Self.unexpected }
+        return try ok.body.json.operators
+    }
+
+    /// By username or email address.
+    @discardableResult
+    public func grantSiteOperator(siteId: String, login: String) async throws -> SiteOperator {
+        let output = try await call { try await client.grantSiteOperator(path: .init(siteId: siteId), body: .json(.init(login: login))) }
+        guard case .created(let created) = output else { throw Self.unexpected }
+        return try created.body.json
+    }
+
+    public func revokeSiteOperator(siteId: String, userId: String) async throws {
+        let output = try await call { try await client.revokeSiteOperator(path: .init(siteId: siteId, userId: userId)) }
+        guard case .noContent = output else { throw Self.unexpected }
+    }
+
+    /// Newest first.
+    public func operatorChanges(siteId: String, limit: Int? = nil) async throws -> [OperatorChange] {
+        let output = try await call { try await client.listOperatorChanges(path: .init(siteId: siteId), query: .init(limit: limit)) }
+        guard case .ok(let ok) = output else { throw Self.unexpected }
+        return try ok.body.json.changes
+    }
+}

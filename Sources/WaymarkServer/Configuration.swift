@@ -87,6 +87,9 @@ public struct WaymarkConfiguration: Sendable {
     /// lets a driver book for a guest or a second car; more would let one account tie up spaces
     /// it cannot use (WAYMARK_OVERLAPPING_BOOKINGS).
     public var overlappingBookingsLimit = 2
+    /// The longest a working sensor stays quiet, keep-alives included; a spot whose sensor has
+    /// been silent longer is shown as unknown (WAYMARK_SENSOR_KEEPALIVE_MINUTES).
+    public var sensorKeepAlive: TimeInterval = 90 * 60
     /// The bearer token a metrics scraper sends for `/metrics`; operators' sessions are let in
     /// too. Unset, only operators read metrics (WAYMARK_METRICS_TOKEN).
     public var metricsToken: String?
@@ -133,6 +136,7 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_TLS_CERTIFICATE"], !v.isEmpty { c.tlsCertificatePath = v }
         if let v = env["WAYMARK_TLS_KEY"], !v.isEmpty { c.tlsKeyPath = v }
         if let v = env["WAYMARK_OVERLAPPING_BOOKINGS"].flatMap(Int.init), (1...50).contains(v) { c.overlappingBookingsLimit = v }
+        if let v = env["WAYMARK_SENSOR_KEEPALIVE_MINUTES"].flatMap(Int.init), (5...1440).contains(v) { c.sensorKeepAlive = TimeInterval(v * 60) }
         if let v = env["WAYMARK_SIMULATE"] { c.simulate = Self.truthy(v) }
         if let v = env["WAYMARK_SIMULATION_SPEED"].flatMap(Double.init) { c.simulationSpeed = v }
         if let v = env["WAYMARK_MAX_BODY_BYTES"].flatMap(Int.init) { c.maxBodyBytes = v }

@@ -7,7 +7,7 @@ import { renderHistogram } from './histogram.js';
 import { el } from '../shell/dom.js';
 import { directionsURL } from '../shell/directions.js';
 import {
-  siteNow, permitsNow, isOpen, hoursText, priceText, congestionText, number, weekdaySpan, timeSpan, PERMIT_NAMES,
+  siteNow, permitsNow, isOpen, hoursText, priceText, congestionText, number, weekdaySpan, timeSpan, PERMIT_NAMES, age, clockTime,
 } from './format.js';
 
 /**
@@ -56,6 +56,16 @@ export function createLotCard(o) {
     if (occ.closed) extra.push(`${number(occ.closed)} closed`);
     if (occ.unknown) extra.push(`${number(occ.unknown)} without a sensor reading`);
     wrap.append(line, meter, el('p', 'free-line', extra.join(' · ')));
+    // How fresh the figures are: a sensor that falls quiet turns its spot unknown, so what
+    // the card counts as free or taken was reported recently.
+    if (occ.lastChangeAt && !silent) {
+      const at = new Date(occ.lastChangeAt);
+      const fresh = el('p', 'fresh-line muted small', `Last change ${age(at)}`);
+      fresh.dataset.testid = 'lot-fresh';
+      fresh.title = clockTime(at);
+      if (occ.unknown) fresh.append(' · spots whose sensor has gone quiet count as without a reading');
+      wrap.append(fresh);
+    }
     return wrap;
   }
 

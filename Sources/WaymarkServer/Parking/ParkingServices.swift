@@ -15,6 +15,7 @@ struct ParkingServices: Sendable {
     let schedule: ScheduleService
     let siteOperators: SiteOperators
     let operate: OperateService
+    let silentSensors: SilentSensors
     private let now: @Sendable () -> Date
 
     init(_ env: WaymarkEnvironment, accounts: AccountsServices, notifications: NotificationsServices) async throws {
@@ -39,21 +40,23 @@ struct ParkingServices: Sendable {
         schedule = ScheduleService(store: store, parking: queries, accounts: accounts.queries, now: now)
         siteOperators = SiteOperators(store: store, accounts: accounts.queries)
         operate = OperateService(store: store, operators: siteOperators, live: live, now: now)
+        silentSensors = SilentSensors(store: store, live: live, keepAlive: env.configuration.sensorKeepAlive, now: now)
     }
 
     /// Reads the sensors anew after sites, lots or sensors were added (an import, the demo).
     func reloadSensorIndex() async throws { try await sensorIndex.reload(now: now()) }
 
     /// The site streams' tail; with jobs, half-hourly snapshots and the live log's trimming,
-    /// hold expiry and the booking sweep.
+    /// hold expiry, the booking sweep and the silent sensors' spots.
     func start(_ background: BackgroundTasks, jobs: Bool, environment env: WaymarkEnvironment) {
-        let live = live, holds = holds, bookings = bookings, logger = env.logger
+        let live = live, holds = holds, bookings = bookings, silentSensors = silentSensors, logger = env.logger
         background.start { await live.run() }
         guard jobs else { return }
         let snapshots = SnapshotJob(store: env.store, now: env.now, liveRetention: env.configuration.liveRetention, logger: logger)
         background.start { await snapshots.run() }
         background.start { await holds.run(logger: logger) }
         background.start { await bookings.run(logger: logger) }
+        background.start { await silentSensors.run(logger: logger) }
     }
 }
 

@@ -126,3 +126,33 @@ struct GeoTests {
         #expect(Geo.distance(c, o) < 0.01)
     }
 }
+
+@Suite("Sensor health (PRK-1, PRK-2)")
+struct SensorHealthTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("PRK-1 a sensor is silent past its keep-alive, low below 20 % battery, weak below -120 dBm or -12 dB; never reported is no concern of these")
+    func concerns() {
+        let keep: TimeInterval = 90 * 60
+        func c(_ ago: TimeInterval?, _ v: SensorVitals? = nil) -> [SensorHealth.Concern]? {
+            SensorHealth.concerns(lastReport: ago.map { Self.now.addingTimeInterval(-$0) }, vitals: v, keepAlive: keep, now: Self.now)
+        }
+        #expect(c(nil) == nil)
+        #expect(c(keep) == [])
+        #expect(c(keep + 1) == [.silent])
+        #expect(c(60, SensorVitals(battery: 19, rssi: -80, snr: 7)) == [.lowBattery])
+        #expect(c(60, SensorVitals(battery: 20, rssi: -121, snr: 7)) == [.weakSignal])
+        #expect(c(keep + 1, SensorVitals(battery: 5, rssi: -90, snr: -13)) == [.silent, .lowBattery, .weakSignal])
+        #expect(c(60, SensorVitals(battery: nil, rssi: nil, snr: 2)) == [])
+    }
+
+    @Test("PRK-2 vitals outside what a radio or battery reports are dropped whole")
+    func vitalsChecked() {
+        #expect(SensorVitals(battery: nil, rssi: nil, snr: nil) == nil)
+        #expect(SensorVitals(battery: 101, rssi: nil, snr: nil) == nil)
+        #expect(SensorVitals(battery: 50, rssi: 3, snr: nil) == nil)
+        #expect(SensorVitals(battery: 50, rssi: -.infinity, snr: nil) == nil)
+        #expect(SensorVitals(battery: 50, rssi: -100, snr: 51) == nil)
+        #expect(SensorVitals(battery: 0, rssi: -200, snr: -50)?.battery == 0)
+    }
+}

@@ -7,6 +7,6 @@ extension SessionMiddleware {
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
         "listLotReviews", "putMyLotReview", "deleteMyLotReview",
         "listOperatedSites", "listSiteOperators", "grantSiteOperator", "revokeSiteOperator", "listOperatorChanges",
-        "getLotSettings", "updateLotSettings", "setSpotOpening",
+        "getLotSettings", "updateLotSettings", "setSpotOpening", "getSensorHealth",
     ]
 }

@@ -28,5 +28,6 @@ enum Migrations {
         CreateCalendarFiles(),
         AddPromisedSpaces(),
         CreateSiteOperators(),
+        CreateSensorHealth(),
     ]
 }

@@ -43,7 +43,12 @@ extension APIHandler {
         let reports = batch.events.map {
             SensorReport(sensorId: $0.sensorId, occupied: $0.occupied, observedAt: $0.observedAt, sequence: $0.sequence)
         }
-        let outcomes = try await services.parking.ingest.ingest(reports)
+        let (outcomes, spots) = try await services.parking.ingest.ingestFindingSpots(reports)
+        var vitals: [(sensorId: String, vitals: SensorVitals)] = []
+        for (k, e) in batch.events.enumerated() where e.battery != nil || e.rssi != nil || e.snr != nil {
+            if spots[k] != nil, let v = SensorVitals(battery: e.battery, rssi: e.rssi, snr: e.snr) { vitals.append((e.sensorId, v)) }
+        }
+        services.parking.traffic.note(gatewayId: RequestContext.gatewayId, spots: spots, outcomes: outcomes, vitals: vitals)
         return .ok(.init(body: .json(Self.result(outcomes))))
     }
 
@@ -55,7 +60,14 @@ extension APIHandler {
             occupied: message.decodedPayload.occupied,
             observedAt: message.receivedAt ?? uplink.receivedAt ?? services.now(),
             sequence: message.fCnt ?? 0)
-        let outcomes = try await services.parking.ingest.ingest([report])
+        let (outcomes, spots) = try await services.parking.ingest.ingestFindingSpots([report])
+        // Several gateways may hear one uplink: the best heard tells how well the sensor is placed.
+        let best = (message.rxMetadata ?? []).max { ($0.rssi ?? -.infinity) < ($1.rssi ?? -.infinity) }
+        let vitals = spots.first.flatMap { $0 }.flatMap { _ in
+            SensorVitals(battery: message.decodedPayload.battery, rssi: best?.rssi, snr: best?.snr)
+        }
+        services.parking.traffic.note(gatewayId: RequestContext.gatewayId, spots: spots, outcomes: outcomes,
+                                      vitals: vitals.map { [(report.sensorId, $0)] } ?? [])
         return .ok(.init(body: .json(Self.result(outcomes))))
     }
 

@@ -79,10 +79,16 @@ final class IngestService: Sendable {
     /// Validates the reports and finds their spots in the request's own task, beside other
     /// requests, so that commits (which run one at a time) only do what needs the database.
     func ingest(_ reports: [SensorReport]) async throws -> [IngestOutcome] {
-        if reports.isEmpty { return [] }
+        try await ingestFindingSpots(reports).outcomes
+    }
+
+    /// The same, with each report's spot (nil for an unknown sensor or an invalid report), so
+    /// a gateway's traffic can be counted per site.
+    func ingestFindingSpots(_ reports: [SensorReport]) async throws -> (outcomes: [IngestOutcome], spots: [SpotRef?]) {
+        if reports.isEmpty { return ([], []) }
         let request = try await Self.resolve(reports, index: index, now: now())
-        if !request.refs.contains(where: { $0 != nil }) { return request.outcomes }
-        return try await enqueue(request)
+        if !request.refs.contains(where: { $0 != nil }) { return (request.outcomes, request.refs) }
+        return (try await enqueue(request), request.refs)
     }
 
     static func resolve(_ reports: [SensorReport], index: SensorIndex, now: Date) async throws -> Request {

@@ -16,6 +16,7 @@ struct ParkingServices: Sendable {
     let siteOperators: SiteOperators
     let operate: OperateService
     let silentSensors: SilentSensors
+    let traffic: SensorTraffic
     private let now: @Sendable () -> Date
 
     init(_ env: WaymarkEnvironment, accounts: AccountsServices, notifications: NotificationsServices) async throws {
@@ -41,6 +42,7 @@ struct ParkingServices: Sendable {
         siteOperators = SiteOperators(store: store, accounts: accounts.queries)
         operate = OperateService(store: store, operators: siteOperators, live: live, now: now)
         silentSensors = SilentSensors(store: store, live: live, keepAlive: env.configuration.sensorKeepAlive, now: now)
+        traffic = SensorTraffic(store: store, now: now)
     }
 
     /// Reads the sensors anew after sites, lots or sensors were added (an import, the demo).
@@ -49,8 +51,9 @@ struct ParkingServices: Sendable {
     /// The site streams' tail; with jobs, half-hourly snapshots and the live log's trimming,
     /// hold expiry, the booking sweep and the silent sensors' spots.
     func start(_ background: BackgroundTasks, jobs: Bool, environment env: WaymarkEnvironment) {
-        let live = live, holds = holds, bookings = bookings, silentSensors = silentSensors, logger = env.logger
+        let live = live, holds = holds, bookings = bookings, silentSensors = silentSensors, traffic = traffic, logger = env.logger
         background.start { await live.run() }
+        background.start { await traffic.run(logger: logger) }
         guard jobs else { return }
         let snapshots = SnapshotJob(store: env.store, now: env.now, liveRetention: env.configuration.liveRetention, logger: logger)
         background.start { await snapshots.run() }
@@ -68,6 +71,6 @@ extension ParkingServices {
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
         "putMyLotReview", "deleteMyLotReview",
         "listOperatedSites", "listSiteOperators", "grantSiteOperator", "revokeSiteOperator", "listOperatorChanges",
-        "getLotSettings", "updateLotSettings", "setSpotOpening",
+        "getLotSettings", "updateLotSettings", "setSpotOpening", "getSensorHealth",
     ]
 }

@@ -79,3 +79,28 @@ export function fetchAnalytics(from, to) {
   const s = q.toString();
   return authed('GET', `/v1/operator/analytics${s ? `?${s}` : ''}`);
 }
+
+// ---- Running a site (PRK-1): operators of a site change its lots and spots ----
+
+/** The sites the person runs, by name (none for most people). */
+export const listOperatedSites = () => authed('GET', '/v1/me/operated-sites');
+/** A site's lots, fresh: an operator edits what drivers see now, never a saved copy. @param {string} siteId */
+export const listSiteLots = (siteId) => send('GET', `/v1/sites/${id(siteId)}/lots`);
+/** @param {string} lotId */
+export const listLotSpots = (lotId) => send('GET', `/v1/lots/${id(lotId)}/spots`);
+/** One character per spot in ordinal order (f, o, h, b, c, u). @param {string} lotId */
+export const getSpotStates = (lotId) => send('GET', `/v1/lots/${id(lotId)}/spot-states`);
+/** A lot's settings in the words of a site file. @param {string} lotId */
+export const getLotSettings = (lotId) => authed('GET', `/v1/lots/${id(lotId)}/settings`);
+/** @param {string} lotId @param {any} settings @returns the lot as drivers now see it */
+export const putLotSettings = (lotId, settings) => authed('PUT', `/v1/lots/${id(lotId)}/settings`, { json: settings });
+/** @param {string} spotId @param {boolean} open */
+export const setSpotOpening = (spotId, open) => authed('PUT', `/v1/spots/${id(spotId)}/opening`, { json: { open } });
+/** @param {string} siteId */
+export const listSiteOperators = (siteId) => authed('GET', `/v1/sites/${id(siteId)}/operators`);
+/** @param {string} siteId @param {string} login a username or email address */
+export const grantSiteOperator = (siteId, login) => authed('POST', `/v1/sites/${id(siteId)}/operators`, { json: { login } });
+/** @param {string} siteId @param {string} userId */
+export const revokeSiteOperator = (siteId, userId) => authed('DELETE', `/v1/sites/${id(siteId)}/operators/${id(userId)}`);
+/** Newest first. @param {string} siteId */
+export const listSiteChanges = (siteId, limit = 50) => authed('GET', `/v1/sites/${id(siteId)}/changes?limit=${limit}`);

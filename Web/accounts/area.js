@@ -1,7 +1,7 @@
 // "You": the person's own space as an area of the shell. Its screens are the Accounts panel's,
 // each at a path of its own (/me, /me/inbox, /me/bookings, /me/bookings/<id>, /me/wallet,
-// /me/account, …), so they survive a reload, open cold from a shared link and follow Back and
-// Forward. The panel opens over the map area the person came from.
+// /me/account, /me/operate/<section>, …), so they survive a reload, open cold from a shared
+// link and follow Back and Forward. The panel opens over the map area the person came from.
 
 import { startAccounts } from './index.js';
 import { signedIn } from './session.js';
@@ -12,7 +12,7 @@ const HOME = '/me';
 /** View name → the section of its path, where they differ. */
 const SECTION_OF = { account: '', 'signed-out': '', update: 'account', notifications: 'inbox', forgot: 'forgot-password', 'delete-account': 'delete' };
 /** Sections that belong to an account: signed out, their path asks to sign in first. */
-const NEEDS_ACCOUNT = { account: 'your account', bookings: 'your bookings', wallet: 'your wallet', analytics: 'analytics', delete: 'your account' };
+const NEEDS_ACCOUNT = { account: 'your account', bookings: 'your bookings', wallet: 'your wallet', analytics: 'analytics', operate: 'the sites you run', delete: 'your account' };
 
 /** @param {import('./panel.js').View|null} view */
 function pathOf(view) {
@@ -55,6 +55,7 @@ export function start(shell) {
       case 'permits': return ctx.views.permits();
       case 'schedule': return ctx.views.schedule();
       case 'analytics': return ctx.views.analytics();
+      case 'operate': return ctx.views.operate(rest);
       case 'outbox': return ctx.views.outbox();
       case 'register': return signedIn() ? null : ctx.views.register();
       case 'forgot-password': return signedIn() ? null : ctx.views.forgot();

@@ -1,7 +1,8 @@
 // The first Accounts screen. Signed out: sign in, create an account, forgot password, and what
 // works without an account (ACC-8). Signed in: "Hello, <username>", then Update Account, Your
-// Permits, Weekly Schedule, Your Bookings, Wallet, Notifications (the inbox, PRK-15), Analytics
-// and Trail moderation (operators only, PRK-17, TRL-12), Log Out, and Delete Account last, with its warning.
+// Permits, Weekly Schedule, Your Bookings, Wallet, Notifications (the inbox, PRK-15), Operate
+// (people who run a site, PRK-1), Analytics and Trail moderation (operators only, PRK-17, TRL-12),
+// Log Out, and Delete Account last, with its warning.
 
 import { el, button, field, passwordField, form } from './forms.js';
 import { signIn, signOut, cachedMe, fetchMe, signedIn } from './session.js';
@@ -9,6 +10,7 @@ import { toast } from '../shell/toast.js';
 import { ProblemError, problemText } from '../shell/api.js';
 import { exportMyData } from './api.js';
 import { writes } from './outbox.js';
+import { operatedSites, knownOperatedSites } from './operate-parts.js';
 
 /** @typedef {import('./index.js').AccountsContext} AccountsContext */
 
@@ -119,7 +121,7 @@ export function signedInView(ctx) {
       hello.append(avatar, name);
       // The name on record may have changed on another device: check, quietly. Being an
       // operator is granted on the server at any time, so the menu follows the answer too.
-      fetchMe().then((m) => { if (alive) { show(m); showAnalytics(m?.isOperator === true); } }).catch((err) => {
+      fetchMe().then((m) => { if (alive) { show(m); isOperator = m?.isOperator === true; place(); } }).catch((err) => {
         if (alive && err instanceof ProblemError && err.status === 401 && !signedIn()) {
           ctx.panel.reset(signedOutView(ctx, { notice: 'Your session has ended. Please sign in again.' }));
         }
@@ -139,18 +141,23 @@ export function signedInView(ctx) {
         }, 'plain'],
       ]);
 
-      // Only operators have these entries at all; they go before Log Out.
-      const operatorItems = [...menu([
+      // Entries only some people have, before Log Out: Operate for whoever runs a site, Analytics
+      // and Trail moderation for operators of the whole Waymark.
+      const [operateItem, ...operatorItems] = [...menu([
+        ['operate', 'Operate', () => ctx.panel.push(ctx.views.operate())],
         ['analytics', 'Analytics', () => ctx.panel.push(ctx.views.analytics())],
         ['moderation', 'Trail moderation', () => ctx.panel.push(ctx.views.moderation())],
       ]).children].map((x) => /** @type {HTMLElement} */ (x));
-      const showAnalytics = (/** @type {boolean} */ on) => {
-        for (const item of operatorItems) {
-          if (!on) item.remove();
-          else if (item.parentElement !== items) items.insertBefore(item, items.lastElementChild);
-        }
+      let isOperator = me?.isOperator === true;
+      let runsSite = (knownOperatedSites()?.length ?? 0) > 0;
+      const place = () => {
+        const wanted = [...(runsSite ? [operateItem] : []), ...(isOperator ? operatorItems : [])];
+        for (const item of [operateItem, ...operatorItems]) if (!wanted.includes(item)) item.remove();
+        for (const item of wanted) items.insertBefore(item, items.lastElementChild);
       };
-      showAnalytics(me?.isOperator === true);
+      place();
+      // A site's role is granted and ended by other operators at any time: ask each visit.
+      operatedSites().then((sites) => { if (alive) { runsSite = sites.length > 0; place(); } }).catch(() => {});
 
       const yours = el('section', 'acc-section');
       const download = button('Download my data', async () => {

@@ -1,5 +1,6 @@
-// Accounts (ACC-1…10, PRK-16): the person's own space, "You" in the navigation, is the Accounts
-// panel. Each screen lives in its own module; they reach each other through the context below.
+// Accounts (ACC-1…10, PRK-16, PRK-1's Operate): the person's own space, "You" in the
+// navigation, is the Accounts panel. Each screen lives in its own module; they reach each
+// other through the context below.
 
 import { createPanel } from './panel.js';
 import { signedOutView, signedInView } from './home.js';
@@ -10,6 +11,7 @@ import { permitsView } from './permits.js';
 import { deleteAccountView } from './delete-account.js';
 import { walletView } from './wallet.js';
 import { analyticsView } from './analytics.js';
+import { operateView } from './operate.js';
 import { moderationView } from '../trails/moderation.js';
 import { outboxView } from './outbox-view.js';
 import { writes, onChange as onOutboxChange, onSent } from './outbox.js';
@@ -29,7 +31,8 @@ import { startNotifications } from '../notifications/inbox.js';
  *   permits: () => import('./panel.js').View, schedule: () => import('./panel.js').View,
  *   deleteAccount: () => import('./panel.js').View, bookings: () => import('./panel.js').View,
  *   wallet: () => import('./panel.js').View, outbox: () => import('./panel.js').View,
- *   analytics: () => import('./panel.js').View, moderation: () => import('./panel.js').View, inbox: () => import('./panel.js').View}} views
+ *   analytics: () => import('./panel.js').View, moderation: () => import('./panel.js').View, inbox: () => import('./panel.js').View,
+ *   operate: (tab?: string) => import('./panel.js').View}} views
  */
 
 /** @param {{site: () => Promise<{id: string, timeZone: string}>, lotCode: (lotId: string) => string|null}} o */
@@ -56,6 +59,7 @@ export function startAccounts(o) {
       bookings: () => bookingsView(ctx),
       wallet: () => walletView(ctx),
       analytics: () => analyticsView(ctx),
+      operate: (tab) => operateView(ctx, { tab }),
       moderation: () => moderationView(),
       outbox: () => outboxView(),
       inbox: () => notifications.view(),

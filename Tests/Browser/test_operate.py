@@ -1,0 +1,278 @@
+"""Operating a site in the web app (PRK-1: operators of a site run its lots). A person granted
+a site with `waymark operator grant … --site` finds Operate in the Accounts menu; there they
+change a lot's settings (drivers see them at once, and a setting the server refuses is shown
+in its words with the input kept), close and open spots, grant the role to another account
+and end it, and read the record of changes at the site's local time. A person who runs no
+site has no such entry. One server and one browser serve the whole module."""
+from __future__ import annotations
+
+import pathlib
+import re
+import secrets
+import shutil
+import subprocess
+import tempfile
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from conftest import WaymarkServer, make_driver
+from helpers import App, Accounts, api, new_account, use_session
+
+PASSWORD = "Parking#2026"
+
+
+@pytest.fixture(scope="module")
+def site_server():
+    """Its own server: operators are granted in its database and lots changed."""
+    workdir = pathlib.Path(tempfile.mkdtemp(prefix="waymark-browser-operate-"))
+    s = WaymarkServer(workdir, env={"WAYMARK_PASSWORD_COST": "4"}).start()
+    yield s
+    s.stop()
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    d = make_driver()
+    yield d
+    d.quit()
+
+
+@pytest.fixture(scope="module")
+def operator(site_server) -> dict:
+    """An account that runs the demo site, granted on the command line."""
+    session = new_account(site_server.url, "ops", PASSWORD, email=f"ops{secrets.token_hex(3)}@example.com")
+    out = subprocess.run([str(site_server.binary), "operator", "grant", session["user"]["email"], "--site", site_server.site["code"],
+                          "--database", str(site_server.database)], cwd=site_server.workdir, capture_output=True, text=True, env=site_server.env)
+    assert out.returncode == 0, out.stderr
+    return session
+
+
+def signed_in(browser, site_server, session: dict, path: str) -> App:
+    """The browser as `session`'s person, showing `path`."""
+    app = App(browser, site_server.url)
+    browser.get(site_server.url + "/")
+    app.wait_ready()
+    app.js("localStorage.clear()")
+    use_session(app, session)
+    return app.open(path)
+
+
+def open_operate(app: App, tab: str = "lots") -> Accounts:
+    acc = Accounts(app)
+    acc.wait_view("operate")
+    app.wait(lambda: app.el('[data-testid="op-site"]').text, message="the site's name")
+    if app.el(f'#op-tab-{tab}').get_attribute("aria-selected") != "true":
+        app.el(f'#op-tab-{tab}').click()
+    app.wait(lambda: app.el(f'#op-tab-{tab}').get_attribute("aria-selected") == "true", message=f"the {tab} tab")
+    return acc
+
+
+def choose_lot(app: App, pane: str, lot_id: str) -> None:
+    Select(app.el(f'#op-pane-{pane} select[name="lot"]')).select_by_value(lot_id)
+
+
+def lot_form_for(app: App, lot_id: str):
+    """Waits for the settings form of the lot and returns its hourly price input."""
+    app.wait(lambda: app.el('#op-pane-lots select[name="lot"]').get_attribute("value") == lot_id
+             and app.els('form[data-form="lot-settings"] [name="hourly"]'), message="the lot's settings form")
+    return app.el('form[data-form="lot-settings"] [name="hourly"]')
+
+
+def type_into(element, text: str) -> None:
+    element.send_keys(Keys.CONTROL, "a")
+    element.send_keys(Keys.DELETE)
+    element.send_keys(text)
+
+
+def menu_item_shown(app: App, action: str) -> bool:
+    return app.js("const b = document.querySelector(`#accounts button[data-action='${arguments[0]}']`);"
+                  "return !!b && b.offsetParent !== null", action)
+
+
+def fits_the_phone(app: App) -> bool:
+    return app.js("const b = document.getElementById('accounts-body');"
+                  "return document.documentElement.scrollWidth <= innerWidth && b.scrollWidth <= b.clientWidth")
+
+
+def test_prk1_a_person_who_runs_no_site_has_no_operate_entry(browser, site_server, operator):
+    member = new_account(site_server.url, "driver", PASSWORD)
+    status, answer = api(site_server.url, "GET", "/v1/me/operated-sites", token=member["token"])
+    assert status == 200 and answer["sites"] == [], answer
+    app = signed_in(browser, site_server, member, "/me")
+    Accounts(app).wait_view("account")
+    app.wait(lambda: menu_item_shown(app, "wallet"), message="the member's menu")
+    # The menu has heard the server's answer (none) before the entry's absence counts.
+    app.wait(lambda: app.js("return performance.getEntriesByType('resource').some((e) => e.name.endsWith('/v1/me/operated-sites'))"),
+             message="the sites the member runs")
+    app.frame()
+    assert not menu_item_shown(app, "operate")
+    # A shared link to the screen says what is missing instead of showing an empty console.
+    app.open("/me/operate")
+    Accounts(app).wait_view("operate")
+    app.wait(lambda: "don’t run any site" in app.el("#accounts-body").text, message="the no-site note")
+    assert not app.el(".op-tabs").is_displayed()
+
+    # The operator has the entry, and it leads to the site's console.
+    app = signed_in(browser, site_server, operator, "/me")
+    Accounts(app).wait_view("account")
+    app.wait(lambda: menu_item_shown(app, "operate"), message="Operate in the operator's menu")
+    Accounts(app).menu("operate")
+    open_operate(app)
+    assert app.el('[data-testid="op-site"]').text == site_server.site["name"]
+    assert app.js("return location.pathname") == "/me/operate"
+    assert not app.console_errors()
+
+
+def test_prk1_an_operator_changes_the_hourly_price_and_drivers_see_it(browser, site_server, operator, artifacts):
+    lot = site_server.lot("D")
+    status, settings = api(site_server.url, "GET", f"/v1/lots/{lot['id']}/settings", token=operator["token"])
+    assert status == 200, settings
+    new_hourly = "1.75" if settings["price"]["hourly"] != "1.75" else "1.50"
+    assert float(new_hourly) <= float(settings["price"]["dailyMax"])
+
+    app = signed_in(browser, site_server, operator, "/me/operate")
+    open_operate(app)
+    choose_lot(app, "lots", lot["id"])
+    hourly = lot_form_for(app, lot["id"])
+    assert hourly.get_attribute("value") == settings["price"]["hourly"]
+    assert "(USD)" in app.el('form[data-form="lot-settings"] [data-part="price"] legend').text
+    type_into(hourly, new_hourly)
+    app.wait(lambda: app.el('[data-testid="op-save-status"]').text == "Unsaved changes", message="unsaved changes")
+    app.el('form[data-form="lot-settings"] button[type="submit"]').click()
+    app.wait(lambda: app.el('[data-testid="op-save-status"]').text == "Saved. Drivers see it now.", message="saved")
+    assert fits_the_phone(app)
+    app.screenshot(artifacts / "operate-lot-saved.png")
+
+    # Drivers: the API and the lot's card say the new price.
+    status, now = api(site_server.url, "GET", f"/v1/lots/{lot['id']}")
+    assert status == 200 and now["price"]["hourlyCents"] == round(float(new_hourly) * 100), now["price"]
+    app.open("/")
+    app.js("window.waymark.openLot(arguments[0])", lot["id"])
+    app.wait(lambda: f"${new_hourly} per hour" in app.el("#lot-card").get_attribute("textContent"), message="the new price on the lot card")
+    assert not app.console_errors()
+
+
+def test_prk1_a_broken_setting_shows_the_servers_words_and_keeps_the_input(browser, site_server, operator):
+    lot = site_server.lot("E")
+    app = signed_in(browser, site_server, operator, "/me/operate")
+    open_operate(app)
+    choose_lot(app, "lots", lot["id"])
+    hourly = lot_form_for(app, lot["id"])
+    daily = app.el('form[data-form="lot-settings"] [name="dailyMax"]')
+    type_into(hourly, "9.00")
+    type_into(daily, "5.00")
+    app.el('form[data-form="lot-settings"] button[type="submit"]').click()
+    error = Accounts(app).error("lot-settings")
+
+    # The words are the server's own for the same settings.
+    _, settings = api(site_server.url, "GET", f"/v1/lots/{lot['id']}/settings", token=operator["token"])
+    broken = {**settings, "price": {**settings["price"], "hourly": "9.00", "dailyMax": "5.00"}}
+    status, problem = api(site_server.url, "PUT", f"/v1/lots/{lot['id']}/settings", broken, token=operator["token"])
+    assert status == 400 and problem["type"].endswith("/lot-settings-invalid"), problem
+    assert error == problem["detail"], (error, problem["detail"])
+    assert hourly.get_attribute("value") == "9.00" and daily.get_attribute("value") == "5.00"
+    assert app.el('[data-testid="op-save-status"]').text != "Saved. Drivers see it now."
+    assert api(site_server.url, "GET", f"/v1/lots/{lot['id']}")[1]["price"]["dailyMaxCents"] != 500
+    assert fits_the_phone(app)
+    # The browser notes the refused request itself; nothing else went wrong.
+    assert all("/settings" in e and "400" in e for e in app.console_errors())
+
+
+def test_prk1_an_operator_closes_a_spot_and_opens_it_again(browser, site_server, operator):
+    lot = site_server.lot("A")
+    spot = next(s for s in site_server.spots(lot["id"]) if s["label"] == "12")
+    app = signed_in(browser, site_server, operator, "/me/operate")
+    open_operate(app)
+    # The tabs follow the arrow keys, as a tab list does.
+    app.el("#op-tab-lots").send_keys(Keys.ARROW_RIGHT)
+    app.wait(lambda: app.el("#op-tab-spots").get_attribute("aria-selected") == "true", message="the Spots tab by keyboard")
+    assert app.js("return document.activeElement.id") == "op-tab-spots"
+    assert app.js("return location.pathname") == "/me/operate/spots"
+    choose_lot(app, "spots", lot["id"])
+    app.wait(lambda: app.els('#op-pane-spots datalist option[value="950"]'), message="the lot's spot labels")
+    app.audit()
+
+    find = app.el('form[data-form="find-spot"] [name="spot"]')
+    type_into(find, "12")
+    card = '[data-testid="op-spot"]'
+    app.wait(lambda: app.el(card).is_displayed() and "Spot 12" in app.el(card).text, message="spot 12")
+    assert app.el('[data-testid="op-spot-state"]').text in {"Free", "Taken", "Unknown", "Booked"}
+    app.el(f'{card} [data-action="close-spot"]').click()
+    app.wait(lambda: app.el('[data-testid="op-spot-state"]').text == "Closed", message="closed")
+    assert site_server.states(lot["id"])[spot["ordinal"]] == "c"
+    closed = '[data-testid="op-closed-spots"] li[data-label="12"]'
+    app.wait(lambda: app.els(closed), message="spot 12 among the closed spots")
+    assert fits_the_phone(app)
+
+    app.el(f'{closed} [data-action="open-spot"]').click()
+    app.wait(lambda: not app.els(closed), message="spot 12 open again")
+    assert app.el('[data-testid="op-spot-state"]').text != "Closed"
+    assert site_server.states(lot["id"])[spot["ordinal"]] != "c"
+    assert not app.console_errors()
+
+
+def test_prk1_an_operator_grants_another_account_and_ends_the_role(browser, site_server, operator):
+    colleague = new_account(site_server.url, "mate", PASSWORD)
+    name = colleague["user"]["username"]
+    app = signed_in(browser, site_server, operator, "/me/operate/operators")
+    acc = open_operate(app, "operators")
+    app.wait(lambda: app.els(f'[data-testid="op-operators"] li[data-name="{operator["user"]["username"]}"]'), message="the operator listed")
+    app.audit()
+
+    # An account that does not exist: the server's words.
+    acc.fill("grant-operator", login="nobody-" + secrets.token_hex(3))
+    acc.submit("grant-operator")
+    assert "No account has the username or email address" in acc.error("grant-operator")
+    assert all("/operators" in e and "404" in e for e in app.console_errors())
+
+    acc.fill("grant-operator", login=name)
+    acc.submit("grant-operator")
+    row = f'[data-testid="op-operators"] li[data-name="{name}"]'
+    app.wait(lambda: app.els(row), message="the colleague listed")
+    assert f"Granted by {operator['user']['username']} on " in app.el(row).text
+    status, listed = api(site_server.url, "GET", f"/v1/sites/{site_server.site['id']}/operators", token=operator["token"])
+    assert status == 200 and name in [o["name"] for o in listed["operators"]], listed
+    status, sites = api(site_server.url, "GET", "/v1/me/operated-sites", token=colleague["token"])
+    assert [s["id"] for s in sites["sites"]] == [site_server.site["id"]]
+
+    app.el(f'{row} [data-action="end-role"]').click()
+    app.dialog_action("end-role", "confirm")
+    app.wait(lambda: not app.els(row), message="the colleague no longer listed")
+    assert api(site_server.url, "GET", "/v1/me/operated-sites", token=colleague["token"])[1]["sites"] == []
+    assert fits_the_phone(app)
+    assert not app.console_errors()
+
+
+def test_prk1_the_changes_show_who_and_when_at_the_sites_time(browser, site_server, operator):
+    lot = site_server.lot("F")
+    _, settings = api(site_server.url, "GET", f"/v1/lots/{lot['id']}/settings", token=operator["token"])
+    changed = {**settings, "rules": [*settings.get("rules", []), f"Event parking {secrets.token_hex(2)}"][:10]}
+    status, _ = api(site_server.url, "PUT", f"/v1/lots/{lot['id']}/settings", changed, token=operator["token"])
+    assert status == 200
+    _, changes = api(site_server.url, "GET", f"/v1/sites/{site_server.site['id']}/changes?limit=5", token=operator["token"])
+    change = changes["changes"][0]
+    assert change["summary"] == f"Changed the rules of {lot['name']}", change
+
+    app = signed_in(browser, site_server, operator, "/me/operate/changes")
+    open_operate(app, "changes")
+    item = '[data-testid="op-changes"] li'
+    app.wait(lambda: app.els(item), message="the changes")
+    app.audit()
+    first = " ".join(app.el(item).text.split())
+    # The time is the site's wall clock (the browser runs in another zone), in the person's locale.
+    at = datetime.fromisoformat(change["at"].replace("Z", "+00:00")).astimezone(ZoneInfo(site_server.site["timeZone"]))
+    clock = f"{at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+    assert first.replace("\u202f", " ") == f"{change['summary']} by {operator['user']['username']} · {clock}", first
+    text = app.el('[data-testid="op-changes"]').text
+    assert not re.search(r"\d{4}-\d{2}-\d{2}T|\d{2}:\d{2}:\d{2}", text), text
+    assert change["id"] not in text and "lotSettings" not in text
+    # Grouped by the site's day: a change made just now is today's there.
+    today = datetime.now(ZoneInfo(site_server.site["timeZone"])).date()
+    assert app.el('[data-testid="op-changes"] h4').get_attribute("textContent") == ("Today" if at.date() == today else "Yesterday")
+    assert fits_the_phone(app)
+    assert not app.console_errors()

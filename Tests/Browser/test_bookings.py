@@ -250,6 +250,12 @@ def test_prk12_check_in_change_time_and_cancel_with_refund(app, booking_server):
     acc.menu("bookings")
     acc.wait_view("bookings")
 
+    # Directions lead to the booked lot's entrance, in the phone's maps app.
+    way = app.wait(lambda: app.el(f'[data-booking-id="{later["id"]}"] [data-action="directions"]'), message="directions link")
+    entrance = later["lotEntrance"]
+    assert f'{entrance["latitude"]},{entrance["longitude"]}' in way.get_attribute("href")
+    assert way.get_attribute("target") == "_blank"
+
     # Check in: open from 15 minutes before the start.
     app.wait(lambda: app.el(f'[data-booking-id="{soon["id"]}"] [data-action="check-in"]'), message="check-in button").click()
     app.wait(lambda: app.el(f'[data-booking-id="{soon["id"]}"]').get_attribute("data-state") == "checkedIn", message="checked in")

@@ -11,6 +11,7 @@ import { problemText } from '../shell/api.js';
 import { confirm } from '../shell/dialog.js';
 import { toast } from '../shell/toast.js';
 import { formatMoney } from '../shell/money.js';
+import { directionsURL } from '../shell/directions.js';
 import { rangeText, clockText, zonedParts, zonedInstant, addDays, timeValue, minuteOf } from '../shell/zoned-time.js';
 import { listBookings, checkIn, modifyBooking, quote, cancelBooking } from './api.js';
 import { writes, onChange, retry, discard } from '../accounts/outbox.js';
@@ -155,6 +156,8 @@ export function bookingsView(ctx, o = {}) {
         b3.dataset.action = 'cancel';
         actions.append(b2, b3);
       }
+      // The way there, in the phone's maps app: to the lot's entrance, not its middle.
+      if (b.lotEntrance && end.getTime() > now) actions.append(directionsLink(b));
       item.append(actions);
     } else if (b.state === 'checkedIn' && b.checkedInAt) {
       item.append(el('p', 'booking-note small', `Checked in at ${clockText(new Date(b.checkedInAt), tz)}.`));
@@ -164,6 +167,13 @@ export function bookingsView(ctx, o = {}) {
       item.append(el('p', 'booking-note small', `Cancelled; ${formatMoney(b.paid)} went back to your wallet.`));
     }
     return item;
+  }
+
+  function directionsLink(b) {
+    const a = el('a', { class: 'acc-button', href: directionsURL(b.lotEntrance), target: '_blank', rel: 'noopener' }, 'Directions');
+    a.dataset.action = 'directions';
+    a.setAttribute('aria-label', `Directions to the entrance of ${b.lotName}`);
+    return a;
   }
 
   async function act(b, what) {

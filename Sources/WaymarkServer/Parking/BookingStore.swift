@@ -9,13 +9,15 @@ struct BookingRow: Sendable {
     var createdAt: Date
     var lotCode: String
     var lotName: String
+    /// Where cars drive into the lot: directions to a booking lead there.
+    var lotEntrance: Coordinate
     /// The site's clock, which the booking's times are told in.
     var timeZone: TimeZone
 
     static let select = """
         SELECT b.id, b.user_id, b.lot_id, b.site_id, b.start_at, b.end_at, b.state, b.currency, b.paid_minor,
                b.modifications, b.checked_in_at, b.created_at, l.code AS lot_code, l.name AS lot_name,
-               s.time_zone AS time_zone
+               l.entrance_lat, l.entrance_lon, s.time_zone AS time_zone
         FROM bookings b JOIN lots l ON l.id = b.lot_id JOIN sites s ON s.id = b.site_id
         """
 
@@ -35,6 +37,8 @@ struct BookingRow: Sendable {
         createdAt = Date(millis: try r.decode(column: "created_at", as: Int64.self))
         lotCode = try r.decode(column: "lot_code", as: String.self)
         lotName = try r.decode(column: "lot_name", as: String.self)
+        lotEntrance = Coordinate(latitude: try r.decode(column: "entrance_lat", as: Double.self),
+                                 longitude: try r.decode(column: "entrance_lon", as: Double.self))
         timeZone = TimeZone(identifier: try r.decode(column: "time_zone", as: String.self)) ?? .gmt
     }
 }

@@ -1,6 +1,7 @@
 // Which parking site the map shows, when this Waymark has several (PRK-1; UniPark: several
 // universities): the site chip opens the list, nearest first when the browser already lets us
-// know where the person is; the choice is kept in this browser and the app opens on it.
+// know where the person is; the choice is kept in this browser and the app opens on it. A first
+// visit opens on the nearest site when the position is known, else on the first by name.
 
 import { choose } from '../shell/dialog.js';
 import { cachedMe } from '../accounts/session.js';
@@ -25,6 +26,23 @@ async function knownPosition() {
   } catch {
     return null;
   }
+}
+
+/**
+ * The site nearest to the person, when the browser already lets us know where they are; nil
+ * otherwise, and never a permission prompt on opening the app.
+ * @param {any[]} sites
+ */
+export async function nearestSite(sites) {
+  if (sites.length < 2) return null;
+  const here = await knownPosition();
+  if (!here) return null;
+  let best = null, bestMetres = Infinity;
+  for (const site of sites) {
+    const m = metresBetween(here, { lat: site.center.latitude, lon: site.center.longitude });
+    if (m < bestMetres) { best = site; bestMetres = m; }
+  }
+  return best;
 }
 
 /**

@@ -8,7 +8,7 @@ import { getConfig, listSites, listLots, getOccupancy, getSpots, getSpotStates }
 import { saveSnapshot, loadSnapshot } from './snapshot-cache.js';
 import { makeRectSet } from '../map/rects.js';
 import { slotOf } from './colours.js';
-import { chosenSite } from './site-picker.js';
+import { chosenSite, nearestSite } from './site-picker.js';
 
 /**
  * @typedef {{id: string, code: string, name: string, kind: 'structure'|'surface', levels: number,
@@ -150,7 +150,8 @@ export function createParkingStore() {
         const early = guess ? [listLots(guess), getOccupancy(guess)] : null;
         early?.forEach((p) => p.catch(() => {}));
         const [config, sites] = await Promise.all([getConfig(), listSites()]);
-        const site = sites.data.sites.find((x) => x.id === guess) ?? sites.data.sites[0];
+        const site = sites.data.sites.find((x) => x.id === guess)
+          ?? (guess ? null : await nearestSite(sites.data.sites)) ?? sites.data.sites[0];
         s.sites = sites.data.sites;
         if (!site) {
           const none = new Error('This Waymark has no parking site yet. Whoever runs it adds one with “waymark import site”, or starts it with the demo; then try again.');

@@ -78,6 +78,11 @@ def test_prk14_write_a_review_see_the_summary_edit_it_and_find_lots_rated_above_
     assert "Keys must be left with the attendant" in card
     assert lots["A"]["address"] in card
     assert "per hour" in card and "Hours" in card
+    # The accessible spots' own count, from the lot's spots and their live states; and how fresh the figures are.
+    access = app.wait(lambda: app.el('#lot-card [data-testid="lot-accessible"]'), message="the accessible count").text
+    assert re.fullmatch(r"Accessible spots: \d+ of \d+ free", access), access
+    fresh = app.el('#lot-card [data-testid="lot-fresh"]').text
+    assert fresh.startswith("Last change ") and "T" not in fresh.replace("Last", ""), fresh
 
     # Write: the star picker is a radio group driven by the keyboard.
     click(app, '#lot-card [data-action="write-review"]')

@@ -219,9 +219,19 @@ struct ReviewTests {
             #expect(try await codes("maxHourlyCents=200") == ["S", "L"])
             #expect(try await codes("maxHourlyCents=199") == [])
 
+            // An accessible spot free now, by its sensor: L's one accessible spot, once reported free, then taken.
+            let freed = try await ctx.freeLot("L")
+            #expect(try await codes("accessible=true").contains("L"))
+            let spots = try #require(try await ctx.json("/v1/lots/\(freed.id)/spots")["spots"] as? [[String: Any]])
+            let accessible = try #require(spots.first { $0["category"] as? String == "handicap" })
+            let taken = try await ctx.ingest([TestContext.event(accessible["sensorId"] as! String, true, at: ctx.clock.now, seq: 2)])
+            #expect(taken.status == .ok)
+            #expect(try await !codes("accessible=true").contains("L"))
+            #expect(try await codes("accessible=false") == ["S", "L"], "false asks nothing")
+
             for bad in ["lat=33.8", "lon=-117.8", "radius=100", "lat=33.8&lon=-117.8&radius=0", "lat=33.8&lon=-117.8&radius=50001",
                         "lat=91&lon=0", "lat=abc&lon=0", "ratingAbove=6", "ratingAbove=-1", "ratingAbove=x",
-                        "at=2026-11-22T17:00:00Z", "permit=purple", "keysRequired=maybe", "maxHourlyCents=-5", "maxHourlyCents=1.5", "maxHourlyCents=1000001",
+                        "at=2026-11-22T17:00:00Z", "permit=purple", "keysRequired=maybe", "maxHourlyCents=-5", "maxHourlyCents=1.5", "maxHourlyCents=1000001", "accessible=yes",
                         "permit=green&permit=green&permit=green&permit=green&permit=green&permit=green"] {
                 let res = try await ctx.call(.GET, "/v1/sites/\(ctx.siteId)/lots?\(bad)")
                 #expect(res.status == .badRequest, "\(bad): \(res.status)")

@@ -10,6 +10,8 @@ import {
   siteNow, permitsNow, isOpen, hoursText, priceText, congestionText, number, weekdaySpan, timeSpan, PERMIT_NAMES, age, clockTime,
 } from './format.js';
 
+const FREE_CODE = 'f'.charCodeAt(0);
+
 /**
  * @param {{store: ReturnType<typeof import('./store.js').createParkingStore>,
  *          onClose: () => void, onLevel: (lotId: string, level: number) => void,
@@ -56,6 +58,12 @@ export function createLotCard(o) {
     if (occ.closed) extra.push(`${number(occ.closed)} closed`);
     if (occ.unknown) extra.push(`${number(occ.unknown)} without a sensor reading`);
     wrap.append(line, meter, el('p', 'free-line', extra.join(' · ')));
+    const access = accessibleText(lot.id);
+    if (access) {
+      const p = el('p', 'accessible-line', access);
+      p.dataset.testid = 'lot-accessible';
+      wrap.append(p);
+    }
     // How fresh the figures are: a sensor that falls quiet turns its spot unknown, so what
     // the card counts as free or taken was reported recently.
     if (occ.lastChangeAt && !silent) {
@@ -67,6 +75,21 @@ export function createLotCard(o) {
       wrap.append(fresh);
     }
     return wrap;
+  }
+
+  /** "Accessible spots: 3 of 12 free", from the spots' kinds and their live states once loaded. */
+  function accessibleText(id) {
+    const spots = store.state.spots.get(id)?.spots;
+    const codes = store.state.states.get(id)?.codes;
+    if (!spots || !codes) return '';
+    let total = 0, free = 0;
+    for (const spot of spots) {
+      if (spot.category !== 'handicap') continue;
+      total++;
+      if (codes[spot.ordinal] === FREE_CODE) free++;
+    }
+    if (!total) return '';
+    return `Accessible spots: ${number(free)} of ${number(total)} free`;
   }
 
   function permitChip(p) {
@@ -260,6 +283,9 @@ export function createLotCard(o) {
     if (badge && occ) badge.className = `card-badge ${occ.level}`;
   };
   store.on('change', (id) => { if (id === lotId) refreshLive(); });
+  // The accessible count needs the lot's spots and their states, which arrive on their own.
+  store.on('spots', (id) => { if (id === lotId) refreshLive(); });
+  store.on('states', (id) => { if (id === lotId) refreshLive(); });
   store.on('snapshot', refreshLive);
   const refreshLevels = (id) => {
     if (id !== lotId || sheet.hidden) return;
@@ -281,6 +307,8 @@ export function createLotCard(o) {
       sheet.dataset.lotId = id;
       sheet.setAttribute('aria-label', store.state.lotById.get(id)?.name ?? 'Lot');
       render({ spot: opts.spot ?? null, extra: opts.extra ?? null });
+      // Its spots tell the accessible count; loaded once, whatever the zoom.
+      store.ensureSpots(id).catch(() => {});
       if (!wasOpen) {
         sheet.hidden = false;
         sheet.classList.add('entering');

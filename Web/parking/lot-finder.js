@@ -1,6 +1,7 @@
 // "Find a lot" (PRK-14; UniPark: "which lots are rated above 4.5 around a given location?"):
 // a toolbar button opens a panel of filters — rated above 4.5, near me or near the map's
-// centre, keys left with an attendant or not, my permits now, a top hourly price — and lists
+// centre, keys left with an attendant or not, my permits now, an accessible spot free now, a
+// top hourly price — and lists
 // the lots the server finds, nearest first when a point is given. Choosing one flies the map
 // there and opens its card. The panel keeps clear of the toolbar so the account button stays
 // in reach on a phone.
@@ -57,6 +58,7 @@ export function createLotFinder(o) {
   radius.select.value = '1000';
   const keys = select('keys', 'Keys', [['', 'Either'], ['true', 'Keys left with the attendant'], ['false', 'Keep my keys']]);
   const permit = check('permit', 'Open to my permits now');
+  const accessible = check('accessible', 'An accessible spot free now');
   const price = select('price', 'Price per hour', [['', 'Any price'], ['100', 'Up to $1.00'], ['200', 'Up to $2.00'], ['300', 'Up to $3.00'], ['500', 'Up to $5.00']]);
   const status = el('p', 'muted small');
   status.setAttribute('role', 'status');
@@ -64,7 +66,7 @@ export function createLotFinder(o) {
   const results = el('ul', 'finder-results');
   results.dataset.testid = 'finder-results';
   results.setAttribute('aria-label', 'Matching lots');
-  form.append(rated.wrap, near.wrap, radius.wrap, keys.wrap, permit.wrap, price.wrap);
+  form.append(rated.wrap, near.wrap, radius.wrap, keys.wrap, permit.wrap, accessible.wrap, price.wrap);
   body.append(form, status, results);
 
   const syncRadius = () => { radius.wrap.hidden = !near.select.value; };
@@ -91,6 +93,7 @@ export function createLotFinder(o) {
     if (rated.input.checked) f.ratingAbove = 4.5;
     if (keys.select.value) f.keysRequired = keys.select.value === 'true';
     if (price.select.value) f.maxHourlyCents = Number(price.select.value);
+    if (accessible.input.checked) f.accessible = true;
     if (permit.input.checked) {
       const held = cachedMe()?.permits ?? [];
       f.permit = held.length ? held : ['none'];

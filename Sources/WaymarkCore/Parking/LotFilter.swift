@@ -14,6 +14,8 @@ public struct LotFilter: Sendable {
     public var permits: Set<Permit>?
     public var permitAt: (weekday: Weekday, minute: Int)?
     public var maxHourlyCents: Int?
+    /// Only lots with an accessible spot free now (the spots a disabled badge is for).
+    public var accessibleFreeNow = false
 
     public init(ratingAbove: Double? = nil, near: Coordinate? = nil, radiusMetres: Double? = nil, keysRequired: Bool? = nil,
                 permits: Set<Permit>? = nil, permitAt: (weekday: Weekday, minute: Int)? = nil, maxHourlyCents: Int? = nil) {
@@ -33,8 +35,12 @@ public struct LotFilter: Sendable {
         public var keysRequired: Bool
         public var permitRules: [PermitRule]
         public var hourlyCents: Int
+        /// Accessible spots whose sensor says free now.
+        public var accessibleFree: Int
 
-        public init(center: Coordinate, rating: RatingSummary, keysRequired: Bool, permitRules: [PermitRule], hourlyCents: Int) {
+        public init(center: Coordinate, rating: RatingSummary, keysRequired: Bool, permitRules: [PermitRule], hourlyCents: Int,
+                    accessibleFree: Int = 0) {
+            self.accessibleFree = accessibleFree
             self.center = center
             self.rating = rating
             self.keysRequired = keysRequired
@@ -78,6 +84,7 @@ public struct LotFilter: Sendable {
             guard PermitCheck.isAllowed(holding: permits, rules: c.permitRules, weekday: at.weekday, minute: at.minute) else { return false }
         }
         if let max = maxHourlyCents, c.hourlyCents > max { return false }
+        if accessibleFreeNow, c.accessibleFree == 0 { return false }
         return true
     }
 }

@@ -12,6 +12,7 @@ enum LotSearch {
     static func filter(_ q: Operations.ListLots.Input.Query, timeZone: TimeZone, now: Date) throws -> LotFilter {
         var filter = LotFilter(ratingAbove: q.ratingAbove, radiusMetres: q.radius, keysRequired: q.keysRequired,
                                maxHourlyCents: q.maxHourlyCents)
+        filter.accessibleFreeNow = q.accessible == true
         switch (q.lat, q.lon) {
         case let (lat?, lon?): filter.near = Coordinate(latitude: lat, longitude: lon)
         case (nil, nil): break
@@ -40,10 +41,10 @@ enum LotSearch {
         }
     }
 
-    static func candidate(_ r: LotRow, rating: RatingSummary) throws -> LotFilter.Candidate {
+    static func candidate(_ r: LotRow, rating: RatingSummary, accessibleFree: Int = 0) throws -> LotFilter.Candidate {
         LotFilter.Candidate(
             center: Coordinate(latitude: r.centerLat, longitude: r.centerLon), rating: rating,
             keysRequired: r.keysRequired != 0, permitRules: try StoredPermitRule.rules(r.permitRules),
-            hourlyCents: try JSONColumn.decode(LotPrice.self, r.price).hourlyCents)
+            hourlyCents: try JSONColumn.decode(LotPrice.self, r.price).hourlyCents, accessibleFree: accessibleFree)
     }
 }

@@ -28,6 +28,18 @@ struct ParkingQueries: Sendable {
             .first(decoding: LotRow.self, keyDecodingStrategy: .convertFromSnakeCase)
     }
 
+    /// Free spots of one category per lot of the site, by their sensors now.
+    func freeSpots(siteId: String, category: SpotCategory) async throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for row in try await sql.raw("""
+            SELECT s.lot_id, COUNT(*) AS n FROM spots s JOIN lots l ON l.id = s.lot_id JOIN spot_states ss ON ss.spot_id = s.id
+            WHERE l.site_id = \(bind: siteId) AND s.category = \(bind: category.rawValue) AND ss.state = 'f' GROUP BY s.lot_id
+            """).all() {
+            counts[try row.decode(column: "lot_id", as: String.self)] = try row.decode(column: "n", as: Int.self)
+        }
+        return counts
+    }
+
     func lotCounts(siteId: String) async throws -> [LotCountsRow] {
         try await sql.raw("SELECT \(unsafeRaw: LotCountsRow.columns) FROM lots WHERE site_id = \(bind: siteId) ORDER BY position")
             .all(decoding: LotCountsRow.self, keyDecodingStrategy: .convertFromSnakeCase)

@@ -17,10 +17,12 @@ extension ParkingServices {
         guard let zone = TimeZone(identifier: site.timeZone) else { throw Problem.internalError }
         let filter = try LotSearch.filter(query, timeZone: zone, now: now)
         let ratings = try await reviews.summaries(siteId: siteId)
+        // Read only when asked: it counts spots, which the other filters never need.
+        let accessible = filter.accessibleFreeNow ? try await queries.freeSpots(siteId: siteId, category: .handicap) : [:]
         var found: [FoundLot] = []
         for row in try await queries.lots(siteId: siteId) {
             let rating = ratings[row.id] ?? RatingSummary()
-            let candidate = try LotSearch.candidate(row, rating: rating)
+            let candidate = try LotSearch.candidate(row, rating: rating, accessibleFree: accessible[row.id] ?? 0)
             guard filter.matches(candidate) else { continue }
             found.append(FoundLot(row: row, rating: rating, distance: filter.distance(to: candidate)))
         }

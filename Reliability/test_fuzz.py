@@ -115,6 +115,14 @@ include-operation-id = "getOperatorAnalytics"
 headers = { Authorization = "Bearer {member_token}" }
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
 
+# PRK-1: a site's operators, as the member (an operator of the whole Waymark, so every site's):
+# lot settings follow the rules of a site file (400 naming them), a login may name nobody (404),
+# a spot a driver holds cannot be closed (409)
+[[operations]]
+include-operation-id-regex = "^(listOperatedSites|listSiteOperators|grantSiteOperator|revokeSiteOperator|listOperatorChanges|getLotSettings|updateLotSettings|setSpotOpening|getSensorHealth)$"
+headers = { Authorization = "Bearer {member_token}" }
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
+
 # the rest of bookings and the wallet, as a member
 [[operations]]
 include-operation-id-regex = "^(listBookings|getBooking|cancelBooking|checkInBooking|getWallet|getWalletHistory|topUpWallet)$"

@@ -482,6 +482,7 @@ struct SiteImportTests {
             (#"{"price": {"currency": "USD", "hourly": "1.00", "dailyMax": "3.00"}, "colour": "red"}"#, #"has "colour", which is not a setting"#),
             (#"{"hours": [{"days": "Mo-Fr", "open": "07:00", "close": "22:00"}]}"#, #"needs "price""#),
             (#"{"price": {"currency": "USD", "hourly": "1.00", "dailyMax": "3.00"}, "hours": [{"days": "Xx", "open": "07:00", "close": "22:00"}]}"#, #""days""#),
+            (#"{"price": {"currency": "USD", "hourly": "1.00", "dailyMax": "3.00"}, "rules": ["Park\u0000here"]}"#, "without control characters"),
             ("[1]", "must be one object"),
             ("{", "is not JSON"),
           ])

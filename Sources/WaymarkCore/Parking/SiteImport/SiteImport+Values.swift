@@ -119,6 +119,11 @@ extension SiteImport {
                 report(s, "\(name) must be text of \(allowed) characters, not \(t.count) characters.")
                 return nil
             }
+            // Shown to drivers on one line; a stray NUL would not even store in PostgreSQL.
+            guard !t.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                report(s, "\(name) must be one line of text without control characters.")
+                return nil
+            }
             return t
         }
 

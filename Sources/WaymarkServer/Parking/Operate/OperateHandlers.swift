@@ -21,6 +21,9 @@ extension APIHandler {
         let me = try RequestContext.requirePrincipal()
         let operators = services.parking.siteOperators
         try await operators.require(me, siteId: input.path.siteId)
+        guard !body.login.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw Problem.badRequest("login is a username or an email address, without control characters.")
+        }
         guard let granted = try await operators.grant(siteId: input.path.siteId, login: body.login, by: me.userId, now: services.now()) else {
             throw Problem(type: "account-not-found", title: "No such account", status: 404,
                           detail: "No account has the username or email address '\(body.login)'; ask them to register first.")

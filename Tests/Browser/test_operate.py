@@ -2,8 +2,9 @@
 a site with `waymark operator grant … --site` finds Operate in the Accounts menu; there they
 change a lot's settings (drivers see them at once, and a setting the server refuses is shown
 in its words with the input kept), close and open spots, grant the role to another account
-and end it, and read the record of changes at the site's local time. A person who runs no
-site has no such entry. One server and one browser serve the whole module."""
+and end it, read the record of changes at the site's local time, and see which sensors report
+and which need a visit. A person who runs no site has no such entry. One server and one browser
+serve the whole module."""
 from __future__ import annotations
 
 import pathlib
@@ -12,7 +13,7 @@ import secrets
 import shutil
 import subprocess
 import tempfile
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -275,4 +276,108 @@ def test_prk1_the_changes_show_who_and_when_at_the_sites_time(browser, site_serv
     today = datetime.now(ZoneInfo(site_server.site["timeZone"])).date()
     assert app.el('[data-testid="op-changes"] h4').get_attribute("textContent") == ("Today" if at.date() == today else "Yesterday")
     assert fits_the_phone(app)
+    assert not app.console_errors()
+
+
+def report_events(site_server, key: str, events: list[dict]) -> dict:
+    """Sends sensor reports as a gateway would; each event gets a fresh sequence number."""
+    for e in events:
+        site_server.sequence += 1
+        e.setdefault("sequence", site_server.sequence)
+    status, result = api(site_server.url, "POST", "/v1/gateway/events", {"events": events}, token=key)
+    assert status == 200 and result["accepted"] == len(events), result
+    return result
+
+
+def utc_iso(at: datetime) -> str:
+    return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def words(element) -> str:
+    return " ".join(element.text.split()).replace("\u202f", " ")
+
+
+def test_prk1_the_sensors_tab_shows_which_sensors_report_and_which_need_a_visit(browser, site_server, operator):
+    site = site_server.site
+    health = f"/v1/sites/{site['id']}/sensor-health"
+    status, before = api(site_server.url, "GET", health, token=operator["token"])
+    assert status == 200 and before["gateways"] == [] and before["attentionCount"] == 0, "nothing in this module reports before"
+    lot = site_server.lot("NPS")
+    spots = site_server.spots(lot["id"])
+    healthy, quiet = [s for s in spots if s["level"] == 0][:2]
+    weak = next(s for s in spots if s["level"] == 1)
+    gateway = f"Nutwood roof {secrets.token_hex(2)}"
+    key = site_server.gateway_key(gateway)
+
+    # Reached by the arrow keys from Changes, at a path of its own; no gateway has reported yet.
+    app = signed_in(browser, site_server, operator, "/me/operate/changes")
+    open_operate(app, "changes")
+    app.el("#op-tab-changes").send_keys(Keys.ARROW_RIGHT)
+    app.wait(lambda: app.el("#op-tab-sensors").get_attribute("aria-selected") == "true", message="the Sensors tab by keyboard")
+    assert app.js("return document.activeElement.id") == "op-tab-sensors"
+    assert app.js("return location.pathname") == "/me/operate/sensors"
+    pane = "#op-pane-sensors"
+    app.wait(lambda: "No gateway has reported for this site in the last 24 hours" in app.el(pane).text, message="no gateway traffic")
+    assert "No sensor has reported yet" in app.el(pane).text
+
+    # A healthy report: nothing needs attention, the gateway shows its one report.
+    now = datetime.now(timezone.utc)
+    report_events(site_server, key, [{"sensorId": healthy["sensorId"], "occupied": False, "observedAt": utc_iso(now),
+                                      "battery": 80, "rssi": -90.0, "snr": 7.5}])
+    app.el('[data-action="refresh-sensors"]').click()
+    app.wait(lambda: "Every sensor that has reported is healthy" in app.el(pane).text, message="the healthy note")
+    row = f'[data-testid="op-sensor-gateways"] li[data-name="{gateway}"]'
+    assert "Last 24 hours 1 report · 0 rejected" in words(app.el(row))
+
+    # One sensor low and weakly heard, another quiet for two hours (silent, listed first).
+    quiet_at = now - timedelta(hours=2)
+    report_events(site_server, key, [
+        {"sensorId": weak["sensorId"], "occupied": True, "observedAt": utc_iso(datetime.now(timezone.utc)), "battery": 12, "rssi": -124.5, "snr": -13},
+        {"sensorId": quiet["sensorId"], "occupied": True, "observedAt": utc_iso(quiet_at)}])
+    status, after = api(site_server.url, "GET", health, token=operator["token"])
+    assert status == 200 and [a["spotId"] for a in after["attention"]] == [quiet["id"], weak["id"]], after["attention"]
+    app.el('[data-action="refresh-sensors"]').click()
+    listed = '[data-testid="op-sensor-attention"] > li'
+    app.wait(lambda: len(app.els(listed)) == 2, message="two sensors that need attention")
+    app.audit()
+
+    low = words(app.el(f'{listed}[data-spot="{weak["id"]}"]'))
+    assert low.startswith(f"Spot {weak['label']} {lot['name']} · Level 2"), low
+    assert "Battery 12 %" in low and "Weak signal: -125 dBm, SNR -13 dB" in low, low
+    # Silent since the site's wall clock time (the browser runs in another zone).
+    at = quiet_at.astimezone(ZoneInfo(site["timeZone"]))
+    clock = f"{at.hour % 12 or 12}:{at.minute:02d} {'AM' if at.hour < 12 else 'PM'}"
+    day = "" if at.date() == datetime.now(ZoneInfo(site["timeZone"])).date() else "yesterday "
+    first = words(app.el(listed))
+    assert first == f"Spot {quiet['label']} {lot['name']} · Ground level Silent since {day}{clock}", first
+
+    totals = after["totals"]
+    assert (totals["reporting"], totals["silent"], totals["lowBattery"], totals["weakSignal"]) == (2, 1, 1, 1), totals
+    assert words(app.el('[data-testid="op-sensor-reporting"]')) == f"2 of {totals['sensors']:,} sensors reporting"
+    assert words(app.el('[data-testid="op-sensor-summary"] li[data-figure="battery"]')) == "1 Low battery"
+    assert "Silent: no report for over 1 hour 30 minutes; drivers see the spot as unknown." in app.el(pane).text
+    lot_health = next(l for l in after["lots"] if l["lotId"] == lot["id"])
+    lot_row = words(app.el(f'[data-testid="op-sensor-lots"] li[data-lot="{lot["id"]}"]'))
+    assert lot_row.startswith(f"{lot['name']} 2 of {lot_health['sensors']:,} reporting 1 silent · "), lot_row
+    assert "last report just now" in lot_row
+    assert "Last 24 hours 3 reports · 0 rejected" in words(app.el(row))
+
+    # Words, not the API's: no timestamps, ids or enum names.
+    text = app.el(pane).text
+    assert not re.search(r"\d{4}-\d{2}-\d{2}T|\d{2}:\d{2}:\d{2}", text), text
+    for raw in (weak["sensorId"], weak["id"], lot["id"], "lowBattery", "weakSignal", "neverReported"):
+        assert raw not in text, raw
+    assert fits_the_phone(app)
+    assert not app.console_errors()
+
+
+def test_prk1_a_person_who_runs_no_site_cannot_see_its_sensors(browser, site_server, operator):
+    member = new_account(site_server.url, "nosy", PASSWORD)
+    status, problem = api(site_server.url, "GET", f"/v1/sites/{site_server.site['id']}/sensor-health", token=member["token"])
+    assert status == 403, problem
+    app = signed_in(browser, site_server, member, "/me/operate/sensors")
+    Accounts(app).wait_view("operate")
+    app.wait(lambda: "don’t run any site" in app.el("#accounts-body").text, message="the no-site note")
+    assert not app.el(".op-tabs").is_displayed()
+    assert not app.js("return performance.getEntriesByType('resource').some((e) => e.name.includes('/sensor-health'))")
     assert not app.console_errors()

@@ -104,3 +104,5 @@ export const grantSiteOperator = (siteId, login) => authed('POST', `/v1/sites/${
 export const revokeSiteOperator = (siteId, userId) => authed('DELETE', `/v1/sites/${id(siteId)}/operators/${id(userId)}`);
 /** Newest first. @param {string} siteId */
 export const listSiteChanges = (siteId, limit = 50) => authed('GET', `/v1/sites/${id(siteId)}/changes?limit=${limit}`);
+/** How the site's sensors and gateways report: counts per lot, sensors to look at, gateway traffic. @param {string} siteId */
+export const getSensorHealth = (siteId) => authed('GET', `/v1/sites/${id(siteId)}/sensor-health`);

@@ -14,7 +14,7 @@ struct GatewayBodyMiddleware: ServerMiddleware {
     /// The optional fields of an uplink the server reads, as key paths into the body.
     static let uplinkOptionalFields: [[String]] = [
         ["received_at"], ["end_device_ids", "dev_eui"], ["uplink_message", "f_cnt"], ["uplink_message", "received_at"],
-        ["uplink_message", "rx_metadata"], ["uplink_message", "decoded_payload", "battery"],
+        ["uplink_message", "rx_metadata"],
     ]
 
     let maxBytes: Int

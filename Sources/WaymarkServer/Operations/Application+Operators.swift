@@ -33,14 +33,14 @@ extension Application {
     /// `siteCode` as in the site file; the account by email address or username.
     public func grantSiteOperator(siteCode: String, login: String) async throws -> SiteGrant {
         let s = waymark
-        guard let site = try await s.parking.queries.sites().first(where: { $0.code.lowercased() == siteCode.lowercased() }) else { return .noSuchSite }
+        guard let site = try await s.parking.queries.site(code: siteCode) else { return .noSuchSite }
         return try await s.parking.siteOperators.grant(siteId: site.id, login: login, by: nil, now: s.now()) == nil ? .noSuchAccount : .granted
     }
 
     /// False when there is no such site or the account does not run it.
     public func revokeSiteOperator(siteCode: String, login: String) async throws -> Bool {
         let s = waymark
-        guard let site = try await s.parking.queries.sites().first(where: { $0.code.lowercased() == siteCode.lowercased() }),
+        guard let site = try await s.parking.queries.site(code: siteCode),
               let user = try await s.accounts.queries.account(login: login) else { return false }
         return try await s.parking.siteOperators.revoke(siteId: site.id, userId: user.id, by: nil, now: s.now())
     }

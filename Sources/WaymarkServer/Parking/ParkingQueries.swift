@@ -18,6 +18,11 @@ struct ParkingQueries: Sendable {
             .first(decoding: SiteRow.self, keyDecodingStrategy: .convertFromSnakeCase)
     }
 
+    /// By the code of its site file, in any case.
+    func site(code: String) async throws -> SiteRow? {
+        try await sites().first { $0.code.lowercased() == code.lowercased() }
+    }
+
     func lots(siteId: String) async throws -> [LotRow] {
         try await sql.raw("SELECT * FROM lots WHERE site_id = \(bind: siteId) ORDER BY position")
             .all(decoding: LotRow.self, keyDecodingStrategy: .convertFromSnakeCase)

@@ -13,12 +13,13 @@ struct OperateService: Sendable {
     let live: LiveHub
     let now: @Sendable () -> Date
     private var isPostgres: Bool { store.sql.dialect.name == "postgresql" }
+    private var queries: ParkingQueries { ParkingQueries(store: store) }
 
     // MARK: Lot settings
 
     /// The lot's settings in the words of a site file, for the Operate screen to edit.
     func settings(_ principal: Principal, lotId: String) async throws -> (lot: LotRow, settings: LotSettings) {
-        guard let lot = try await ParkingQueries(store: store).lot(id: lotId) else { throw Problem.notFound("lot") }
+        guard let lot = try await queries.lot(id: lotId) else { throw Problem.notFound("lot") }
         try await operators.require(principal, siteId: lot.siteId)
         return (lot, try Self.settings(of: lot))
     }
@@ -26,7 +27,7 @@ struct OperateService: Sendable {
     /// Replaces the lot's settings with `json` (SITE_FILES.md's lot properties), checked by the
     /// rules a site file meets. Nothing is recorded when nothing changes.
     func updateSettings(_ principal: Principal, lotId: String, json: Data) async throws -> LotRow {
-        guard let lot = try await ParkingQueries(store: store).lot(id: lotId) else { throw Problem.notFound("lot") }
+        guard let lot = try await queries.lot(id: lotId) else { throw Problem.notFound("lot") }
         try await operators.require(principal, siteId: lot.siteId)
         let read = SiteImport.lotSettings(json, capacity: lot.capacity, source: "The settings")
         guard let settings = read.settings else {
@@ -38,7 +39,7 @@ struct OperateService: Sendable {
         return try await store.write { sql in
             // Bookings count the offer's spaces under the lot's lock.
             try await AdvisoryLocks.lockLot(lotId, sql: sql)
-            guard let current = try await ParkingQueries(store: store).lot(id: lotId, on: sql) else { throw Problem.notFound("lot") }
+            guard let current = try await queries.lot(id: lotId, on: sql) else { throw Problem.notFound("lot") }
             let before = try Self.settings(of: current)
             let changed = settings.changed(from: before)
             guard !changed.isEmpty else { return current }
@@ -49,7 +50,7 @@ struct OperateService: Sendable {
                 summary: "Changed \(Self.list(changed.map { Self.settingWords[$0] ?? $0 })) of \(current.name)",
                 before: String(decoding: SiteFileWriter.settings(before), as: UTF8.self),
                 after: String(decoding: SiteFileWriter.settings(settings), as: UTF8.self)), at: now, sql: sql)
-            guard let updated = try await ParkingQueries(store: store).lot(id: lotId, on: sql) else { throw Problem.notFound("lot") }
+            guard let updated = try await queries.lot(id: lotId, on: sql) else { throw Problem.notFound("lot") }
             return updated
         }
     }

@@ -103,10 +103,3 @@ struct SensorHealthQuery: Sendable {
         return report
     }
 }
-
-extension SensorTraffic.Counts {
-    mutating func add(_ c: SensorTraffic.Counts) {
-        batches += c.batches; events += c.events; accepted += c.accepted; rejected += c.rejected
-        lastAt = max(lastAt, c.lastAt)
-    }
-}

@@ -18,6 +18,11 @@ final class SensorTraffic: Sendable {
     struct Counts {
         var batches = 0, events = 0, accepted = 0, rejected = 0
         var lastAt: Int64 = 0
+
+        mutating func add(_ c: Counts) {
+            batches += c.batches; events += c.events; accepted += c.accepted; rejected += c.rejected
+            lastAt = max(lastAt, c.lastAt)
+        }
     }
 
     private struct Pending {

@@ -89,6 +89,15 @@ class App:
             "  window.waymark.ready.then(() => done(true), (e) => done(String(e))); } }, 20);")
         assert ok is True, f"app did not start: {ok}"
 
+    def wait_still(self, css: str, timeout: float = 5) -> None:
+        """Waits until the element and what it holds have finished moving (a panel sliding in, which
+        starts once its "entering" class is gone): a click computed while it moves lands on whatever
+        arrives under that point."""
+        self.wait(lambda: self.js("const e = document.querySelector(arguments[0]);"
+                                  "return !!e && !e.classList.contains('entering')"
+                                  "  && e.getAnimations({subtree: true}).every((a) => a.playState !== 'running');", css),
+                  timeout=timeout, message=f"{css} standing still")
+
     def js(self, script: str, *args):
         return self.d.execute_script(script, *args)
 
@@ -284,6 +293,7 @@ class Accounts:
     def open(self) -> None:
         """Opens the person's own space: "You" in the navigation."""
         self.app.el("#nav-me").click()
+        self.app.wait_still("#accounts")
 
     def fill(self, form: str, **values) -> None:
         for name, value in values.items():

@@ -196,6 +196,7 @@ def test_PLN_7_time_to_leave_reaches_the_inbox_live_from_where_i_am_and_opens_th
         app.open(f"/plan/day/{start.date().isoformat()}")
         app.wait(lambda: app.el("#btn-notifications").get_attribute("data-unread") == "1", timeout=15, message="the count after a reload")
         app.el("#btn-notifications").click()
+        app.wait_still("#accounts")  # on a phone the inbox slides up: a tap during that lands below the notice
         item = app.wait(lambda: [i for i in app.els("[data-testid=inbox] .inbox-item[data-kind='time-to-leave']") if "Time to leave for “Seminar”" in i.text],
                         timeout=15, message="the notice in the inbox")[0]
         item.find_element("css selector", ".inbox-open").click()

@@ -47,7 +47,7 @@ from helpers import api_response
 
 PASSWORD = "Parking#2026"
 CONTACT = "mailto:ops@example.org"
-KINDS = ["hold-asking", "hold-moved", "hold-expired", "lot-almost-full", "lot-full", "space-freed", "plan-unreachable", "trail-suggestions",
+KINDS = ["hold-asking", "hold-moved", "hold-expired", "lot-almost-full", "lot-full", "space-freed", "booking-cancelled", "plan-unreachable", "trail-suggestions",
          "friend-request", "friend-accepted", "thread-message", "time-to-leave"]
 # How long a push message may take to arrive: it is sent after the notification is stored, not
 # before the request that caused it is answered.

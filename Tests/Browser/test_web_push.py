@@ -33,7 +33,7 @@ from conftest import WaymarkServer, make_driver
 from helpers import App, Accounts, api
 
 PASSWORD = "Parking#2026"
-KINDS = ["hold-asking", "hold-moved", "hold-expired", "lot-almost-full", "lot-full", "space-freed", "plan-unreachable", "trail-suggestions",
+KINDS = ["hold-asking", "hold-moved", "hold-expired", "lot-almost-full", "lot-full", "space-freed", "booking-cancelled", "plan-unreachable", "trail-suggestions",
          "friend-request", "friend-accepted", "thread-message", "time-to-leave"]
 GENERIC = {"title": "Waymark", "body": "Open Waymark to see what’s new", "url": "/me/inbox"}
 

@@ -162,7 +162,7 @@ struct WebPushTests {
             // Ana wants to hear when a lot is full, not when it is almost full.
             let prefs = try ctx.decode(Components.Schemas.PushPreferences.self, try await ctx.call(
                 .PUT, "/v1/me/push-preferences", token: ana.token, json: ["kinds": [["kind": "lot-almost-full", "enabled": false]]]))
-            #expect(prefs.kinds.map(\.kind.rawValue) == ["hold-asking", "hold-moved", "hold-expired", "lot-almost-full", "lot-full", "space-freed", "plan-unreachable", "trail-suggestions", "friend-request", "friend-accepted", "thread-message", "time-to-leave"])
+            #expect(prefs.kinds.map(\.kind.rawValue) == ["hold-asking", "hold-moved", "hold-expired", "lot-almost-full", "lot-full", "space-freed", "booking-cancelled", "plan-unreachable", "trail-suggestions", "friend-request", "friend-accepted", "thread-message", "time-to-leave"])
             #expect(prefs.kinds.filter { !$0.enabled }.map(\.kind) == [.lotAlmostFull])
             #expect(prefs.kinds.allSatisfy { !$0.label.isEmpty && !$0.label.contains("-") })
 

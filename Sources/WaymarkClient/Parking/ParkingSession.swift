@@ -7,6 +7,6 @@ extension SessionMiddleware {
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
         "listLotReviews", "putMyLotReview", "deleteMyLotReview",
         "listOperatedSites", "listSiteOperators", "grantSiteOperator", "revokeSiteOperator", "listOperatorChanges",
-        "getLotSettings", "updateLotSettings", "setSpotOpening", "getSensorHealth",
+        "getLotSettings", "updateLotSettings", "setSpotOpening", "getSensorHealth", "addLotClosure", "liftLotClosure",
     ]
 }

@@ -6,6 +6,7 @@ import WaymarkCore
 public typealias SiteOperator = Components.Schemas.SiteOperator
 public typealias OperatorChange = Components.Schemas.OperatorChange
 public typealias SpotOpening = Components.Schemas.SpotOpening
+public typealias LotClosureListing = Components.Schemas.LotClosure
 
 /// What an operator of a site does (PRK-1): settings of its lots, spots closed and opened, who
 /// else runs the site, and the record of every change. Another site's answer 403s.
@@ -48,6 +49,29 @@ extension WaymarkClient {
         let output = try await call { try await client.setSpotOpening(path: .init(spotId: spotId), body: .json(.init(open: open))) }
         guard case .ok(let ok) = output else { throw Self.unexpected }
         return try ok.body.json
+    }
+
+    /// The dates a lot is closed on from now on; no sign-in needed.
+    public func lotClosures(lotId: String) async throws -> [LotClosureListing] {
+        let output = try await call { try await client.listLotClosures(path: .init(lotId: lotId)) }
+        guard case .ok(let ok) = output else { throw Self.unexpected }
+        return try ok.body.json.closures
+    }
+
+    /// Closes the lot from `start` to `end` (whole minutes); answers the closure and how many
+    /// bookings it cancelled and refunded.
+    public func closeLot(lotId: String, from start: Date, to end: Date, reason: String) async throws -> (closure: LotClosureListing, cancelledBookings: Int) {
+        let output = try await call {
+            try await client.addLotClosure(path: .init(lotId: lotId), body: .json(.init(start: start, end: end, reason: reason)))
+        }
+        guard case .created(let created) = output else { throw Self.unexpected }
+        let body = try created.body.json
+        return (body.closure, body.cancelledBookings)
+    }
+
+    public func liftLotClosure(lotId: String, closureId: String) async throws {
+        let output = try await call { try await client.liftLotClosure(path: .init(lotId: lotId, closureId: closureId)) }
+        guard case .noContent = output else { throw Self.unexpected }
     }
 
     public func siteOperators(siteId: String) async throws -> [SiteOperator] {

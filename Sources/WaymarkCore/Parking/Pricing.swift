@@ -29,6 +29,9 @@ public struct LotPricing: Hashable, Codable, Sendable {
     public var hours: [OpeningHours]
     /// The longest booking accepted.
     public var maximumDuration: TimeInterval
+    /// Dates the operator closed the lot on, beside its weekly hours; not part of the tariff
+    /// (they are stored apart and loaded with it).
+    public var closures: [LotClosure] = []
 
     /// A week: long enough for a trip, short enough that a lot's capacity is not tied up by
     /// bookings nobody remembers making.
@@ -98,6 +101,7 @@ public struct LotPricing: Hashable, Codable, Sendable {
                 }
             }
         }
+        if let closure = LotClosure.first(closures, overlapping: range) { throw .closedForDates(closure) }
 
         var days: [DayCharge] = []
         for piece in pieces {
@@ -198,7 +202,7 @@ public struct LotPricing: Hashable, Codable, Sendable {
         return covered >= piece.wallTo ? nil : covered
     }
 
-    private static func wholeMinuteSeconds(_ date: Date) -> Int? {
+    static func wholeMinuteSeconds(_ date: Date) -> Int? {
         let t = date.timeIntervalSince1970
         guard t.isFinite, abs(t) < 1e15, t.truncatingRemainder(dividingBy: 60) == 0 else { return nil }
         return Int(t)
@@ -240,6 +244,8 @@ public enum PricingError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooLong(maximum: TimeInterval)
     /// The first instant of the range at which the lot is closed.
     case closed(at: Date)
+    /// The operator closed the lot for dates the range overlaps.
+    case closedForDates(LotClosure)
 
     public var description: String { words(zone: ParkingWords.utc, locale: ParkingWords.defaultLocale) }
 
@@ -255,6 +261,7 @@ public enum PricingError: Error, Hashable, Sendable, CustomStringConvertible {
                 ? "A booking can last at most \(Int(maximum / 86_400)) days."
                 : "A booking can last at most \(Int(maximum / 60)) minutes."
         case .closed(let at): "The lot is closed at \(ParkingWords.moment(at, zone: zone, locale: locale)); choose a time within its opening hours."
+        case .closedForDates(let c): "The lot is closed \(c.dates(zone: zone, locale: locale)) (\(c.reason)); choose other times or another lot."
         }
     }
 }

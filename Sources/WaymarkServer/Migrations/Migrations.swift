@@ -29,5 +29,6 @@ enum Migrations {
         AddPromisedSpaces(),
         CreateSiteOperators(),
         CreateSensorHealth(),
+        CreateLotClosures(),
     ]
 }

@@ -11,6 +11,7 @@ struct NotificationDraft: Sendable {
         case lotAlmostFull = "lot-almost-full"
         case lotFull = "lot-full"
         case spaceFreed = "space-freed"
+        case bookingCancelled = "booking-cancelled"
         case planUnreachable = "plan-unreachable"
         case trailSuggestions = "trail-suggestions"
         case friendRequest = "friend-request"

@@ -23,4 +23,11 @@ enum NotificationTexts {
         NotificationDraft(userId: userId, kind: .spaceFreed, title: "A space was freed in \(lotName)",
                           body: "Nobody came for a booked space, so it is free again.", lotId: lotId, bookingId: bookingId)
     }
+
+    static func bookingCancelledByClosure(_ booking: Booking, lotName: String, closure: LotClosure, dates: String, bookedTime: String) -> NotificationDraft {
+        NotificationDraft(userId: booking.userId, kind: .bookingCancelled, title: "Your booking at \(lotName) was cancelled",
+                          body: "\(lotName) is closed \(dates) (\(closure.reason)). Your booking for \(bookedTime) was cancelled and "
+                              + "\(booking.paid.displayText) refunded to your wallet.",
+                          lotId: booking.lotId, bookingId: booking.id)
+    }
 }

@@ -309,7 +309,8 @@ struct BookingService: Sendable {
     /// Revenue is kept per lot, so that each lot's operator can be paid what their lot earned.
     static func operatorId(lotId: String) -> String { "lot-" + lotId }
 
-    private static func cancel(_ booking: Booking, zone: TimeZone, at now: Date, sql: any SQLDatabase) async throws -> Booking {
+    /// Cancels and refunds in full (the caller's transaction).
+    static func cancel(_ booking: Booking, zone: TimeZone, at now: Date, sql: any SQLDatabase) async throws -> Booking {
         let outcome = try decide(zone: zone) { () throws(BookingError) in try BookingRules.cancel(booking, at: now) }
         guard try await BookingStore.update(outcome.booking, from: booking.state, at: now, sql: sql) else { throw changedMeanwhile }
         if outcome.settlement.isNegative {
@@ -323,9 +324,10 @@ struct BookingService: Sendable {
     /// The lot's offer and the price of `range` there, or the problem that stops the booking.
     private func priced(lotId: String, range: BookingRange, now: Date, sql: any SQLDatabase) async throws -> (LotOfferRow, PriceQuote) {
         guard let lot = try await BookingStore.offer(lotId: lotId, sql: sql) else { throw Problem.notFound("lot") }
-        guard let offer = lot.offer, offer.problem == nil else {
+        guard var offer = lot.offer, offer.problem == nil else {
             throw Problem.conflict("lot-not-bookable", "This lot takes no bookings.")
         }
+        offer.pricing.closures = try await LotClosures.ahead(lotId: lotId, now: now, sql: sql)
         let price: PriceQuote
         do throws(PricingError) {
             price = try offer.pricing.quote(for: range, in: lot.timeZone, now: now)

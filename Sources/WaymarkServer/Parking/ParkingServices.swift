@@ -40,7 +40,7 @@ struct ParkingServices: Sendable {
         reviews = ReviewService(store: store, now: now)
         schedule = ScheduleService(store: store, parking: queries, accounts: accounts.queries, now: now)
         siteOperators = SiteOperators(store: store, accounts: accounts.queries)
-        operate = OperateService(store: store, operators: siteOperators, live: live, now: now)
+        operate = OperateService(store: store, operators: siteOperators, live: live, notifier: notifications.notifier, now: now)
         silentSensors = SilentSensors(store: store, live: live, keepAlive: env.configuration.sensorKeepAlive, now: now)
         traffic = SensorTraffic(store: store, now: now)
     }
@@ -71,6 +71,6 @@ extension ParkingServices {
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
         "putMyLotReview", "deleteMyLotReview",
         "listOperatedSites", "listSiteOperators", "grantSiteOperator", "revokeSiteOperator", "listOperatorChanges",
-        "getLotSettings", "updateLotSettings", "setSpotOpening", "getSensorHealth",
+        "getLotSettings", "updateLotSettings", "setSpotOpening", "getSensorHealth", "addLotClosure", "liftLotClosure",
     ]
 }

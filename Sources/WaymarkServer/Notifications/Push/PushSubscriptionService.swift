@@ -89,6 +89,7 @@ extension NotificationDraft.Kind {
         case .lotAlmostFull: "A lot you watch is almost full"
         case .lotFull: "A lot you watch is full"
         case .spaceFreed: "A booked space was freed in a lot you watch"
+        case .bookingCancelled: "A lot closed on dates you booked: your booking was cancelled"
         case .planUnreachable: "An event in your plan cannot be reached in time"
         case .trailSuggestions: "Trails to try, every Thursday"
         case .friendRequest: "Someone asks to be your friend"

@@ -70,9 +70,32 @@ extension APIHandler {
         let done = try await services.parking.operate.setOpen(me, spotId: input.path.spotId, open: body.open)
         return .ok(.init(body: .json(.init(spotId: done.spotId, state: .init(rawValue: String(done.state.rawValue)) ?? .u, lot: done.lot))))
     }
+
+    func listLotClosures(_ input: Operations.ListLotClosures.Input) async throws -> Operations.ListLotClosures.Output {
+        let closures = try await services.parking.operate.closures(lotId: input.path.lotId)
+        return .ok(.init(body: .json(.init(closures: closures.map(OperateMapping.closure)))))
+    }
+
+    func addLotClosure(_ input: Operations.AddLotClosure.Input) async throws -> Operations.AddLotClosure.Output {
+        guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
+        let me = try RequestContext.requirePrincipal()
+        let added = try await services.parking.operate.addClosure(me, lotId: input.path.lotId, range: BookingRange(start: body.start, end: body.end),
+                                                                  reason: body.reason)
+        return .created(.init(body: .json(.init(closure: OperateMapping.closure(added.closure), cancelledBookings: added.cancelledBookings))))
+    }
+
+    func liftLotClosure(_ input: Operations.LiftLotClosure.Input) async throws -> Operations.LiftLotClosure.Output {
+        let me = try RequestContext.requirePrincipal()
+        try await services.parking.operate.liftClosure(me, lotId: input.path.lotId, closureId: input.path.closureId)
+        return .noContent(.init())
+    }
 }
 
 enum OperateMapping {
+    static func closure(_ c: LotClosure) -> Components.Schemas.LotClosure {
+        .init(id: c.id, lotId: c.lotId, start: c.range.start, end: c.range.end, reason: c.reason)
+    }
+
     static func operatorListing(_ o: SiteOperators.Listing) -> Components.Schemas.SiteOperator {
         .init(userId: o.userId, name: o.name, grantedAt: o.grantedAt, grantedBy: o.grantedBy)
     }

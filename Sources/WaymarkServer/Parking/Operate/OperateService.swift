@@ -11,9 +11,11 @@ struct OperateService: Sendable {
     let store: SQLStore
     let operators: SiteOperators
     let live: LiveHub
+    /// Tells drivers whose bookings a closure cancelled; nil where nobody is told (tests).
+    var notifier: Notifier?
     let now: @Sendable () -> Date
     private var isPostgres: Bool { store.sql.dialect.name == "postgresql" }
-    private var queries: ParkingQueries { ParkingQueries(store: store) }
+    var queries: ParkingQueries { ParkingQueries(store: store) }
 
     // MARK: Lot settings
 

@@ -5,7 +5,7 @@ import SQLKit
 /// the transaction of the change itself, so a change is never without its record.
 enum OperatorChanges {
     enum Action: String, CaseIterable, Sendable {
-        case lotSettings, spotClosed, spotOpened, operatorGranted, operatorRevoked
+        case lotSettings, spotClosed, spotOpened, operatorGranted, operatorRevoked, closureAdded, closureLifted
     }
 
     struct Change: Sendable {

@@ -381,3 +381,66 @@ def test_prk1_a_person_who_runs_no_site_cannot_see_its_sensors(browser, site_ser
     assert not app.el(".op-tabs").is_displayed()
     assert not app.js("return performance.getEntriesByType('resource').some((e) => e.name.includes('/sensor-health'))")
     assert not app.console_errors()
+
+
+def test_prk1_an_operator_closes_a_lot_for_dates_a_booking_is_refunded_and_drivers_see_it(browser, site_server, operator, artifacts):
+    lot = site_server.lot("A")
+    tz = ZoneInfo(site_server.site["timeZone"])
+    day = (datetime.now(tz) + timedelta(days=2)).replace(hour=0, minute=0, second=0, microsecond=0)
+    iso = lambda t: t.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
+    driver = new_account(site_server.url, "closing", PASSWORD)
+    assert api(site_server.url, "POST", "/v1/wallet/top-ups", {"amountMinor": 2000, "currency": "USD"}, token=driver["token"])[0] == 201
+    status, booking = api(site_server.url, "POST", "/v1/bookings",
+                          {"lotId": lot["id"], "start": iso(day.replace(hour=10)), "end": iso(day.replace(hour=11))}, token=driver["token"])
+    assert status == 201, booking
+
+    app = signed_in(browser, site_server, operator, "/me/operate")
+    open_operate(app)
+    choose_lot(app, "lots", lot["id"])
+    lot_form_for(app, lot["id"])
+    app.wait(lambda: "No closed dates ahead" in app.el('[data-testid="op-closures"]').text, message="no closures yet")
+    # The day after tomorrow, all day, on the site's clock.
+    for name, value in [("closureStart", day.strftime("%Y-%m-%dT%H:%M")), ("closureEnd", (day + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M"))]:
+        app.js("const i = document.querySelector(`form[data-form='lot-closure'] [name='${arguments[0]}']`);"
+               "i.value = arguments[1]; i.dispatchEvent(new Event('input', {bubbles: true}));", name, value)
+    app.el("form[data-form='lot-closure'] [name='closureReason']").send_keys("Resurfacing")
+    app.js("document.querySelector(\"form[data-form='lot-closure'] button[type='submit']\").scrollIntoView({block: 'center'})")
+    app.el("form[data-form='lot-closure'] button[type='submit']").click()
+    app.wait(lambda: "1 booking was cancelled and refunded" in app.el('[data-testid="op-closures"]').text, message="the closure saved")
+    listed = app.wait(lambda: app.els('[data-testid="op-closures"] .op-closure'), message="the closure listed")[0].text
+    one_day = f"{day:%a, %b} {day.day}"  # a whole day reads as that day, as en-US writes it
+    assert listed.splitlines() == [one_day, "Resurfacing", "Open again"], listed
+    assert not re.search(r"\d{4}-\d{2}-\d{2}T", app.el('[data-testid="op-closures"]').text), "times as a person reads them"
+    assert fits_the_phone(app)
+    app.js("document.querySelector('[data-testid=op-closures]').scrollIntoView({block: 'start'})")
+    app.screenshot(artifacts / "operate-lot-closure.png")
+
+    status, now = api(site_server.url, "GET", f"/v1/bookings/{booking['id']}", token=driver["token"])
+    assert status == 200 and now["state"] == "cancelled", now
+    status, wallet = api(site_server.url, "GET", "/v1/wallet", token=driver["token"])
+    assert [b["minorUnits"] for b in wallet["balances"] if b["currency"] == "USD"] == [2000], wallet
+    status, refused = api(site_server.url, "POST", "/v1/bookings",
+                          {"lotId": lot["id"], "start": iso(day.replace(hour=12)), "end": iso(day.replace(hour=13))}, token=driver["token"])
+    assert status == 400 and "Resurfacing" in refused["detail"], refused
+
+    # Drivers read it on the lot's card.
+    app.open("/")
+    app.js("window.waymark.openLot(arguments[0])", lot["id"])
+    note = app.wait(lambda: [e for e in app.els('[data-testid="lot-closures"]') if e.is_displayed()], timeout=15, message="the closure on the lot card")[0]
+    assert note.text == f"Closed {one_day}: Resurfacing", note.text
+    assert not re.search(r"\d{4}-\d{2}-\d{2}", note.text), note.text
+    app.screenshot(artifacts / "lot-card-closure.png")
+
+    # Lifted again: the lot takes bookings for that day once more.
+    app.open("/me/operate")
+    open_operate(app)
+    choose_lot(app, "lots", lot["id"])
+    lift = app.wait(lambda: app.els('[data-testid="op-closures"] .op-closure .link-button'), message="Open again")[0]
+    app.js("arguments[0].scrollIntoView({block: 'center'})", lift)
+    lift.click()
+    app.dialog_action("lift-closure", "confirm")
+    app.wait(lambda: "No closed dates ahead" in app.el('[data-testid="op-closures"]').text, message="the closure lifted")
+    status, again = api(site_server.url, "POST", "/v1/bookings",
+                        {"lotId": lot["id"], "start": iso(day.replace(hour=12)), "end": iso(day.replace(hour=13))}, token=driver["token"])
+    assert status == 201, again
+    assert not app.console_errors()

@@ -94,6 +94,12 @@ export const getSpotStates = (lotId) => send('GET', `/v1/lots/${id(lotId)}/spot-
 export const getLotSettings = (lotId) => authed('GET', `/v1/lots/${id(lotId)}/settings`);
 /** @param {string} lotId @param {any} settings @returns the lot as drivers now see it */
 export const putLotSettings = (lotId, settings) => authed('PUT', `/v1/lots/${id(lotId)}/settings`, { json: settings });
+/** The dates a lot is closed on, from now on; anyone may read them. @param {string} lotId */
+export const listLotClosures = (lotId) => send('GET', `/v1/lots/${id(lotId)}/closures`);
+/** @param {string} lotId @param {{start: string, end: string, reason: string}} closure @returns the closure and how many bookings it cancelled */
+export const addLotClosure = (lotId, closure) => authed('POST', `/v1/lots/${id(lotId)}/closures`, { json: closure });
+/** @param {string} lotId @param {string} closureId */
+export const liftLotClosure = (lotId, closureId) => authed('DELETE', `/v1/lots/${id(lotId)}/closures/${id(closureId)}`);
 /** @param {string} spotId @param {boolean} open */
 export const setSpotOpening = (spotId, open) => authed('PUT', `/v1/spots/${id(spotId)}/opening`, { json: { open } });
 /** @param {string} siteId */

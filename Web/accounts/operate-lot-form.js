@@ -8,6 +8,7 @@ import { confirm } from '../shell/dialog.js';
 import { getLotSettings, putLotSettings } from './api.js';
 import { lotPicker, statusLine } from './operate-parts.js';
 import { hoursRow, permitRow, rowList, midnight } from './operate-rows.js';
+import { closuresPart } from './operate-closures.js';
 
 /** "$" for USD, "€" for EUR: the sign drivers see beside an amount. */
 function currencySign(/** @type {string} */ currency) {
@@ -229,7 +230,7 @@ export function lotsSection(shared) {
     editor = lotForm(lot, settings, (s) => show(lot, s));
     const facts = el('p', 'muted small op-facts', `${lot.capacity} spaces · `,
       el('a', { href: `/lots/${encodeURIComponent(lot.id)}` }, 'See it as drivers do'));
-    host.replaceChildren(facts, editor.el);
+    host.replaceChildren(facts, editor.el, closuresPart(lot, shared.site, () => shared.alive() && shownLot === lot.id).el);
   }
 
   return {

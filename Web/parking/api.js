@@ -25,6 +25,8 @@ export const getSpots = (lotId) => getJSON(`/v1/lots/${id(lotId)}/spots`);
 /** @param {string} lotId */
 export const getSpotStates = (lotId) => getJSON(`/v1/lots/${id(lotId)}/spot-states`);
 /** @param {string} lotId @param {number} weekday 1 = Sunday … 7 */
+/** The dates a lot is closed on by its operator, from now on. @param {string} lotId */
+export const getLotClosures = (lotId) => getJSON(`/v1/lots/${id(lotId)}/closures`);
 export const getTypicalOccupancy = (lotId, weekday) => getJSON(`/v1/lots/${id(lotId)}/typical-occupancy?weekday=${weekday}`);
 /** The site's live stream of spot changes (PRK-5), resuming after `lastEventId`. */
 export const liveURL = (siteId, lastEventId) => `/v1/sites/${id(siteId)}/live?lastEventId=${lastEventId}`;

@@ -6,6 +6,8 @@
 import { renderHistogram } from './histogram.js';
 import { el } from '../shell/dom.js';
 import { directionsURL } from '../shell/directions.js';
+import { spanText, untilText } from '../shell/zoned-time.js';
+import { getLotClosures } from './api.js';
 import {
   siteNow, permitsNow, isOpen, hoursText, priceText, congestionText, number, weekdaySpan, timeSpan, PERMIT_NAMES, age, clockTime,
 } from './format.js';
@@ -174,14 +176,19 @@ export function createLotCard(o) {
     h2.tabIndex = -1;
     const open = isOpen(lot.hours, now);
     const kind = lot.kind === 'structure' ? `Structure · ${lot.levels} levels` : 'Surface lot';
-    title.append(h2, el('p', '', `${kind} · ${open ? 'Open now' : 'Closed now'}`));
+    const openLine = el('p', '', `${kind} · ${open ? 'Open now' : 'Closed now'}`);
+    title.append(h2, openLine);
     const close = el('button', 'close', '✕');
     close.type = 'button';
     close.setAttribute('aria-label', 'Close');
     close.addEventListener('click', () => api.close());
     head.append(badge, title, close);
 
-    const parts = [head];
+    const closed = el('div', 'lot-closures');
+    closed.dataset.testid = 'lot-closures';
+    closed.hidden = true;
+    showClosures(lot, tz, closed, () => { openLine.textContent = `${kind} · Closed now`; });
+    const parts = [head, closed];
     if (spot) {
       const p = el('p', 'spot-line', spot);
       p.dataset.testid = 'spot-line';
@@ -229,6 +236,28 @@ export function createLotCard(o) {
     if (reviews) parts.push(reviews);
     body.replaceChildren(...parts);
     drawHistogram(now);
+  }
+
+  /**
+   * The dates the operator closed the lot on, under its name: "Closed through …" while one is
+   * under way, else the next ones.
+   * @param {any} lot @param {string} tz @param {HTMLElement} box @param {() => void} closedNow
+   */
+  async function showClosures(lot, tz, box, closedNow) {
+    let closures = [];
+    try { closures = (await getLotClosures(lot.id)).data.closures ?? []; } catch { return; /* offline, no saved copy: the booking form still says so */ }
+    if (lotId !== lot.id || !box.isConnected || !closures.length) return;
+    const now = Date.now();
+    const lines = closures.slice(0, 3).map((c) => {
+      const start = new Date(c.start), end = new Date(c.end);
+      if (start.getTime() <= now) {
+        closedNow();
+        return el('p', 'closure-line now', `Closed ${untilText(end, tz)}: ${c.reason}`);
+      }
+      return el('p', 'closure-line', `Closed ${spanText(start, end, tz)}: ${c.reason}`);
+    });
+    box.replaceChildren(...lines);
+    box.hidden = false;
   }
 
   function drawHistogram(now = siteNow(store.state.site?.timeZone ?? 'UTC')) {

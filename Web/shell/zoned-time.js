@@ -84,3 +84,22 @@ export function rangeText(start, end, timeZone) {
   if (sameDay) return `${dayText(start, timeZone)} · ${clockText(start, timeZone)} – ${clockText(end, timeZone)}`;
   return `${dayText(start, timeZone)} ${clockText(start, timeZone)} – ${dayText(end, timeZone)} ${clockText(end, timeZone)}`;
 }
+
+/**
+ * Whole days when both ends are midnight on the site's clock (the end exclusive): "Mon, Nov 30"
+ * or "Mon, Nov 30 – Wed, Dec 2"; otherwise as `rangeText`.
+ */
+export function spanText(start, end, timeZone) {
+  const a = zonedParts(start, timeZone), b = zonedParts(end, timeZone);
+  if (a.minute !== 0 || b.minute !== 0 || end <= start) return rangeText(start, end, timeZone);
+  const last = addDays(b.date, -1);
+  if (last === a.date) return dayText(start, timeZone);
+  return `${dayText(start, timeZone)} – ${dayText(zonedInstant(last, 720, timeZone), timeZone)}`;
+}
+
+/** "through Mon, Nov 30" when it ends at midnight, else "until Tue, Dec 1 6:00 PM". */
+export function untilText(end, timeZone) {
+  const b = zonedParts(end, timeZone);
+  if (b.minute === 0) return `through ${dayText(zonedInstant(addDays(b.date, -1), 720, timeZone), timeZone)}`;
+  return `until ${dayText(end, timeZone)} ${clockText(end, timeZone)}`;
+}

@@ -71,6 +71,17 @@ struct LotClosureTests {
             #expect(moved.problemType == "booking-range-invalid", "a change into the dates too")
             #expect(try await ctx.book(other.token, lot: lot, T.local(day: 21, 9), T.local(day: 21, 10)).status == .created, "open again after it")
 
+            // A closure under way now refuses holds too, saying why.
+            let free = try await ctx.freeLot("L")
+            let now = try await ctx.call(.POST, path, token: alice.token,
+                                         json: ["start": T.iso(ctx.clock.now), "end": T.iso(ctx.clock.now.addingTimeInterval(3600)), "reason": "Line painting"])
+            #expect(now.status == .created)
+            let hold = try await ctx.call(.POST, "/v1/holds", token: other.token, json: ["spotId": free.spots[0]])
+            #expect(hold.status == .conflict && hold.problemType == "lot-closed")
+            #expect((hold.json["detail"] as? String ?? "").contains("Line painting"), "\(hold.json)")
+            ctx.clock.advance(by: 3600)
+            #expect(try await ctx.call(.POST, "/v1/holds", token: other.token, json: ["spotId": free.spots[0]]).status == .created, "open again after it")
+
             // Anyone reads them; lifting is for operators and is recorded.
             let listed = try await ctx.json(path)["closures"] as? [[String: Any]] ?? []
             #expect(listed.map { $0["reason"] as? String } == ["Resurfacing"])

@@ -42,6 +42,13 @@ struct HoldService: Sendable {
         let user = try await accounts.user(id: principal.userId)
         guard let user else { throw Problem.unauthorized }
         let now = now()
+        // A lot its operator closed for these minutes takes no holds either. Read, not locked:
+        // a closure saved a moment later meets a hold of at most ten minutes.
+        let holding = BookingRange(start: now, end: SoftHold.expiry(from: now))
+        if let closure = LotClosure.first(try await LotClosures.ahead(lotId: spot.ref.lotId, now: now, sql: store.sql), overlapping: holding) {
+            throw Problem.conflict("lot-closed", "This lot is closed \(closure.dates(zone: spot.timeZone, locale: RequestContext.locale)) "
+                                   + "(\(closure.reason)); choose a spot in another lot.")
+        }
         let moment = PermitCheck.localMoment(of: now, timeZone: spot.timeZone)
         let warning = SoftHold.permitWarning(
             required: SoftHold.requiredPermits(category: spot.category, rules: spot.rules, weekday: moment.weekday, minute: moment.minute),

@@ -138,6 +138,7 @@ const w = window.waymark;
 w.map.setView({center: {lat, lon}, zoom, bearing: 0});
 const before = w.map.stats();
 const spots = [];
+const ratios = [];
 const start = performance.now();
 let last = start;
 const gaps = [];
@@ -149,13 +150,14 @@ function step(t) {
   const r = 0.00012;
   w.map.setView({center: {lat: lat + r * Math.sin(k * 2), lon: lon + r * Math.cos(k * 2)}, bearing: (k * 90) % 360, zoom});
   spots.push(w.visibleSpotCount());
+  ratios.push(w.map.stats().pixelRatio);
   gaps.push(t - last); last = t;
   if (t - start < seconds * 1000) requestAnimationFrame(step);
   else {
     const after = w.map.stats();
     const frames = after.frames - before.frames;
     done({frames, seconds: (t - start) / 1000, gaps, drawMs: (after.drawMs - before.drawMs) / frames,
-          spotsMin: Math.min(...spots), spotsMax: Math.max(...spots)});
+          spotsMin: Math.min(...spots), spotsMax: Math.max(...spots), ratioMin: Math.min(...ratios), ratioMax: Math.max(...ratios)});
   }
 }
 requestAnimationFrame((t) => { last = t; requestAnimationFrame(step); });
@@ -181,7 +183,8 @@ def frame_rate(url: str, cpu_slowdown: int, all_levels: bool, seconds: float = 5
         r = d.execute_async_script(FPS_SCRIPT, lat, lon, SPOT_ZOOM, seconds)
         gaps = sorted(r["gaps"])
         return {"fps": r["frames"] / r["seconds"], "draw_ms": r["drawMs"], "p95_frame_ms": gaps[int(len(gaps) * 0.95)],
-                "spots": f"{r['spotsMin']}–{r['spotsMax']}", "frames": r["frames"]}
+                "spots": f"{r['spotsMin']}–{r['spotsMax']}", "frames": r["frames"],
+                "pixel_ratio": f"{r['ratioMin']:g}–{r['ratioMax']:g}"}
     finally:
         d.quit()
 
@@ -219,7 +222,8 @@ def main() -> None:
             f = frame_rate(url, slowdown, all_levels)
             results["fps"][label] = f
             print(f"pan+rotate {label:48s}: {f['fps']:5.1f} fps  (target ≥ {TARGETS['fps']}); "
-                  f"draw {f['draw_ms']:.2f} ms/frame, p95 frame interval {f['p95_frame_ms']:.1f} ms, spots drawn {f['spots']}")
+                  f"draw {f['draw_ms']:.2f} ms/frame, p95 frame interval {f['p95_frame_ms']:.1f} ms, spots drawn {f['spots']}, "
+                  f"pixel ratio while moving {f['pixel_ratio']}")
         if args.json:
             pathlib.Path(args.json).write_text(json.dumps(results, indent=2))
     finally:

@@ -308,3 +308,29 @@ def test_zoomed_out_the_campus_is_one_pin_that_zooms_back_in(app, server):
     app.tap(pins[0]["screenX"], pins[0]["screenY"])
     app.wait(lambda: abs(app.view()["zoom"] - campus_zoom) < 0.01, message="back to campus zoom")
     assert len(app.pins()) == len(server.lots())
+
+
+def test_prk18_a_map_that_misses_frames_while_moving_draws_fewer_pixels_and_is_sharp_again_at_rest(app):
+    """A phone too slow for the full resolution keeps its frame rate by drawing the moving map
+    with fewer pixels; once the map rests it is drawn sharp again. Frames are made late here on
+    purpose (30 ms of work in each), as a slow phone's would be."""
+    app.open("/")
+    full = app.js("return window.waymark.map.stats().pixelRatio")
+    assert full == 2, "the emulated phone draws at 2 device pixels per CSS pixel at rest"
+    seen = app.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const w = window.waymark;
+        const v = w.map.getView();
+        const ratios = [];
+        let n = 0;
+        function step() {
+          const t = performance.now();
+          while (performance.now() - t < 30) { /* a slow phone's frame */ }
+          w.map.setView({center: v.center, zoom: v.zoom, bearing: (v.bearing + ++n * 2) % 360});
+          ratios.push(w.map.stats().pixelRatio);
+          if (n < 20) requestAnimationFrame(step); else done(ratios);
+        }
+        requestAnimationFrame(step);
+    """)
+    assert min(seen) < full, f"late frames while moving are drawn with fewer pixels: {seen}"
+    app.wait(lambda: app.js("return window.waymark.map.stats().pixelRatio") == full, timeout=3, message="sharp again at rest")

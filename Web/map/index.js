@@ -56,6 +56,16 @@ export function createMap(container, options) {
   /** @type {Map<string, Set<Function>>} */
   const listeners = new Map();
   let pixelRatio = 1;
+  /** The screen's own ratio, capped; `pixelRatio` is this times the motion step's factor. */
+  let fullRatio = 1;
+  // A moving map that misses frames is drawn with fewer pixels (¾, then ½ of the screen's) and
+  // sharp again once it rests: on a slow phone filling the canvas is what costs the frames.
+  const MOTION_FACTORS = [1, 0.75, 0.5];
+  let motionStep = 0;
+  let moving = false;
+  let slowFrames = 0;
+  let lastRenderAt = 0;
+  let restTimer = 0;
   let scheduled = 0;
   let animation = 0;
   let lastFrame = /** @type {Frame|null} */ (null);
@@ -84,20 +94,49 @@ export function createMap(container, options) {
   function resize() {
     const r = container.getBoundingClientRect();
     // Above 2× the extra pixels cost more fill time than they add sharpness on a moving map.
-    pixelRatio = Math.min(2, window.devicePixelRatio || 1);
+    fullRatio = Math.min(2, window.devicePixelRatio || 1);
     camera.width = Math.max(1, r.width);
     camera.height = Math.max(1, r.height);
-    canvas.width = Math.round(camera.width * pixelRatio);
-    canvas.height = Math.round(camera.height * pixelRatio);
     canvas.style.width = `${camera.width}px`;
     canvas.style.height = `${camera.height}px`;
+    sizeCanvas();
     camera.clamp();
     render();
+  }
+
+  /** The backing store for the current ratio; the CSS size stays. */
+  function sizeCanvas() {
+    pixelRatio = fullRatio * MOTION_FACTORS[motionStep];
+    const w = Math.round(camera.width * pixelRatio), h = Math.round(camera.height * pixelRatio);
+    if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+  }
+
+  /** While moving, two late frames in a row (a 60 Hz frame is 16.7 ms) step the ratio down. */
+  function adaptToMotion(now) {
+    const interval = now - lastRenderAt;
+    lastRenderAt = now;
+    if (!moving || interval > 250) { slowFrames = 0; return; }
+    slowFrames = interval > 24 ? slowFrames + 1 : 0;
+    if (slowFrames >= 2 && motionStep < MOTION_FACTORS.length - 1) {
+      motionStep++;
+      slowFrames = 0;
+      sizeCanvas();
+    }
+  }
+
+  function rest() {
+    moving = false;
+    restTimer = 0;
+    if (!motionStep) return;
+    motionStep = 0;
+    sizeCanvas();
+    invalidate();
   }
 
   function render() {
     scheduled = 0;
     const t0 = performance.now();
+    adaptToMotion(t0);
     const frame = camera.frame(pixelRatio, t0);
     lastFrame = frame;
     let first = 0;
@@ -120,6 +159,9 @@ export function createMap(container, options) {
   }
 
   function changed() {
+    moving = true;
+    clearTimeout(restTimer);
+    restTimer = setTimeout(rest, 180);
     invalidate();
     emit('move', camera.getView());
   }
@@ -238,13 +280,13 @@ export function createMap(container, options) {
     hitTest,
     size: () => ({ width: camera.width, height: camera.height }),
     frame: () => lastFrame,
-    stats: () => ({ ...stats, tiles: tiles?.stats() ?? null }),
+    stats: () => ({ ...stats, pixelRatio, tiles: tiles?.stats() ?? null }),
     /** Whether the last frame showed any base-map tile (overlays then keep it visible). */
     tilesShown: () => (tiles?.stats().drawn ?? 0) > 0,
     themeChanged() { tiles?.resetTheme(); invalidate(); },
     get minZoom() { return camera.minZoom; },
     get maxZoom() { return camera.maxZoom; },
-    destroy() { observer.disconnect(); gestures.detach(); stop(); canvas.remove(); },
+    destroy() { observer.disconnect(); gestures.detach(); stop(); clearTimeout(restTimer); canvas.remove(); },
   };
   return api;
 }

@@ -1,9 +1,11 @@
 // Thousands of small rotated rectangles (parking spots). Each group (a lot's level) is drawn
 // once, north up, into an offscreen bitmap at about the current zoom; a frame then only places
 // that bitmap with the view's rotation — one image per group instead of hundreds of
-// antialiased shapes, which is what keeps rotation and panning at 60 frames a second. The
-// bitmap is redrawn when colours change or the zoom drifts, and groups too large for a bitmap
-// are drawn shape by shape, culled to the viewport and filled in one path per colour.
+// antialiased shapes, which is what keeps rotation and panning at 60 frames a second. Groups
+// with the same box (the stacked levels of a structure) share one bitmap, drawn in order, so a
+// frame places one image over those pixels, not one per level. The bitmap is redrawn when
+// colours change or the zoom drifts, and groups too large for a bitmap are drawn shape by
+// shape, culled to the viewport and filled in one path per colour.
 
 import { toMercator, unitsPerMetre } from './projection.js';
 
@@ -154,27 +156,30 @@ function countVisible(s, f, margin) {
  */
 export function rectLayer(o) {
   let lastCount = 0;
-  /** @type {Map<string, {canvas: HTMLCanvasElement, scale: number, dpr: number, version: number, key: string, used: number}>} */
+  /** @type {Map<string, {canvas: HTMLCanvasElement, scale: number, dpr: number, version: string, key: string, used: number}>} */
   const caches = new Map();
   let frameNo = 0;
 
-  /** Draws a set north up into its bitmap at `scale` CSS px per mercator unit. */
-  function render(s, scale, dpr, palette, key) {
-    const w = Math.ceil((s.box.maxX - s.box.minX) * scale * dpr) + 4;
-    const h = Math.ceil((s.box.maxY - s.box.minY) * scale * dpr) + 4;
+  /** Draws sets sharing one box north up into one bitmap at `scale` CSS px per mercator unit. */
+  function render(id, group, version, scale, dpr, palette, key) {
+    const box = group[0].box;
+    const w = Math.ceil((box.maxX - box.minX) * scale * dpr) + 4;
+    const h = Math.ceil((box.maxY - box.minY) * scale * dpr) + 4;
     if (w * h > MAX_CACHE_PIXELS || w > MAX_CACHE_SIDE || h > MAX_CACHE_SIDE) return null;
-    let entry = caches.get(s.id);
+    let entry = caches.get(id);
     const canvas = entry?.canvas ?? document.createElement('canvas');
     if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
     const g = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
     g.setTransform(1, 0, 0, 1, 0, 0);
     g.clearRect(0, 0, w, h);
     const k = scale * dpr;
-    const t = { a: k, c: 0, mx: s.box.minX, my: s.box.minY, cx: 2, cy: 2, x0: -Infinity, y0: -Infinity, x1: Infinity, y1: Infinity, lineScale: dpr };
-    traceOutline(g, s, o.outlineStyle?.(s), t);
-    trace(g, [s], palette, t);
-    entry = { canvas, scale, dpr, version: s.version, key, used: frameNo };
-    caches.set(s.id, entry);
+    const t = { a: k, c: 0, mx: box.minX, my: box.minY, cx: 2, cy: 2, x0: -Infinity, y0: -Infinity, x1: Infinity, y1: Infinity, lineScale: dpr };
+    for (const s of group) {
+      traceOutline(g, s, o.outlineStyle?.(s), t);
+      trace(g, [s], palette, t);
+    }
+    entry = { canvas, scale, dpr, version, key, used: frameNo };
+    caches.set(id, entry);
     return entry;
   }
 
@@ -197,21 +202,33 @@ export function rectLayer(o) {
       const dpr = f.pixelRatio;
       const sets = o.sets().filter((s) => s.box.minX <= f.bounds.maxX && s.box.maxX >= f.bounds.minX &&
         s.box.minY <= f.bounds.maxY && s.box.maxY >= f.bounds.minY);
-      const direct = [];
+      /** @type {Map<string, RectSet[]>} sets by their box, in drawing order */
+      const groups = new Map();
       for (const s of sets) {
         lastCount += countVisible(s, f, 0);
-        const key = colours + JSON.stringify(o.outlineStyle?.(s) ?? null);
-        let entry = caches.get(s.id);
+        const b = s.box;
+        const boxKey = `${b.minX},${b.minY},${b.maxX},${b.maxY}`;
+        const group = groups.get(boxKey);
+        if (group) group.push(s); else groups.set(boxKey, [s]);
+      }
+      const direct = [];
+      for (const group of groups.values()) {
+        const id = group.map((s) => s.id).join('|');
+        const version = group.map((s) => s.version).join(',');
+        const key = colours + JSON.stringify(group.map((s) => o.outlineStyle?.(s) ?? null));
+        let entry = caches.get(id);
         const drift = entry ? Math.abs(Math.log2(f.scale / entry.scale)) : Infinity;
-        if (!entry || entry.version !== s.version || entry.key !== key || entry.dpr !== dpr || drift > REDRAW_DRIFT) {
-          entry = render(s, f.scale, dpr, palette, key);
+        // A bitmap drawn for more pixels serves a frame drawn with fewer (a moving map's).
+        if (!entry || entry.version !== version || entry.key !== key || entry.dpr < dpr || drift > REDRAW_DRIFT) {
+          entry = render(id, group, version, f.scale, Math.max(dpr, entry?.dpr ?? 0), palette, key);
         }
-        if (!entry) { direct.push(s); continue; }
+        if (!entry) { direct.push(...group); continue; }
         entry.used = frameNo;
-        // Bitmap pixel (u, v) is mercator box.min + (u − 2, v − 2) / (scale · dpr).
-        const o2 = f.toScreen(s.box.minX, s.box.minY);
-        const ka = f.a / entry.scale / dpr;
-        const kc = f.c / entry.scale / dpr;
+        const box = group[0].box;
+        // Bitmap pixel (u, v) is mercator box.min + (u − 2, v − 2) / (scale · entry.dpr).
+        const o2 = f.toScreen(box.minX, box.minY);
+        const ka = f.a / entry.scale / entry.dpr;
+        const kc = f.c / entry.scale / entry.dpr;
         ctx.save();
         ctx.setTransform(ka * dpr, -kc * dpr, kc * dpr, ka * dpr, dpr * o2.x, dpr * o2.y);
         ctx.imageSmoothingEnabled = true;

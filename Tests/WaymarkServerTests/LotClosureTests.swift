@@ -73,13 +73,14 @@ struct LotClosureTests {
 
             // A closure under way now refuses holds too, saying why.
             let free = try await ctx.freeLot("L")
+            ctx.clock.advance(by: 60)  // a minute later, so the record lists the closures in order
             let now = try await ctx.call(.POST, path, token: alice.token,
-                                         json: ["start": T.iso(ctx.clock.now), "end": T.iso(ctx.clock.now.addingTimeInterval(3600)), "reason": "Line painting"])
+                                         json: ["start": T.iso(ctx.clock.now), "end": T.iso(ctx.clock.now.addingTimeInterval(1800)), "reason": "Line painting"])
             #expect(now.status == .created)
             let hold = try await ctx.call(.POST, "/v1/holds", token: other.token, json: ["spotId": free.spots[0]])
             #expect(hold.status == .conflict && hold.problemType == "lot-closed")
             #expect((hold.json["detail"] as? String ?? "").contains("Line painting"), "\(hold.json)")
-            ctx.clock.advance(by: 3600)
+            ctx.clock.advance(by: 1800)
             #expect(try await ctx.call(.POST, "/v1/holds", token: other.token, json: ["spotId": free.spots[0]]).status == .created, "open again after it")
 
             // Anyone reads them; lifting is for operators and is recorded.

@@ -36,6 +36,10 @@ struct LotClosureCoreTests {
         #expect(LotClosure.problem(range: ok, reason: "Resurfacing", now: Self.now) == nil)
         #expect(LotClosure.problem(range: ok, reason: " \n", now: Self.now)?.contains("Say why") == true)
         #expect(LotClosure.problem(range: ok, reason: String(repeating: "x", count: 201), now: Self.now)?.contains("200") == true)
+        #expect(LotClosure.problem(range: ok, reason: " " + String(repeating: "x", count: 200), now: Self.now)?.contains("200") == true,
+                "as the contract counts: the spaces too")
+        #expect(LotClosure.problem(range: ok, reason: String(repeating: "e\u{301}", count: 101), now: Self.now)?.contains("200") == true,
+                "code points, not letters")
         #expect(LotClosure.problem(range: ok, reason: "Works\u{7}", now: Self.now)?.contains("control") == true)
         #expect(LotClosure.problem(range: BookingRange(start: ok.start.addingTimeInterval(1), end: ok.end), reason: "x", now: Self.now)?.contains("whole minute") == true)
         #expect(LotClosure.problem(range: BookingRange(start: ok.end, end: ok.start), reason: "x", now: Self.now)?.contains("after it starts") == true)

@@ -26,7 +26,8 @@ public struct LotClosure: Hashable, Codable, Sendable, Identifiable {
     public static func problem(range: BookingRange, reason: String, now: Date) -> String? {
         let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return "Say why the lot is closed; drivers read it beside the dates." }
-        if trimmed.count > longestReason { return "The reason can be at most \(longestReason) characters." }
+        // Counted as the contract's maxLength counts: code points, spaces around included.
+        if reason.unicodeScalars.count > longestReason { return "The reason can be at most \(longestReason) characters." }
         if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             return "The reason cannot contain control characters."
         }

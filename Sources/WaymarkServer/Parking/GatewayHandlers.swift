@@ -46,7 +46,7 @@ extension APIHandler {
         let (outcomes, spots) = try await services.parking.ingest.ingestFindingSpots(reports)
         var vitals: [(sensorId: String, vitals: SensorVitals)] = []
         for (k, e) in batch.events.enumerated() where e.battery != nil || e.rssi != nil || e.snr != nil {
-            if spots[k] != nil, let v = SensorVitals(battery: e.battery, rssi: e.rssi, snr: e.snr) { vitals.append((e.sensorId, v)) }
+            if spots[k] != nil, let v = SensorVitals(battery: e.battery.map { Int($0) }, rssi: e.rssi, snr: e.snr) { vitals.append((e.sensorId, v)) }
         }
         services.parking.traffic.note(gatewayId: RequestContext.gatewayId, spots: spots, outcomes: outcomes, vitals: vitals)
         return .ok(.init(body: .json(Self.result(outcomes))))
@@ -64,7 +64,7 @@ extension APIHandler {
         // Several gateways may hear one uplink: the best heard tells how well the sensor is placed.
         let best = (message.rxMetadata ?? []).max { ($0.rssi ?? -.infinity) < ($1.rssi ?? -.infinity) }
         let vitals = spots.first.flatMap { $0 }.flatMap { _ in
-            SensorVitals(battery: message.decodedPayload.battery, rssi: best?.rssi, snr: best?.snr)
+            SensorVitals(battery: message.decodedPayload.battery.map { Int($0) }, rssi: best?.rssi, snr: best?.snr)
         }
         services.parking.traffic.note(gatewayId: RequestContext.gatewayId, spots: spots, outcomes: outcomes,
                                       vitals: vitals.map { [(report.sensorId, $0)] } ?? [])

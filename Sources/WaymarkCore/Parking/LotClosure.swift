@@ -46,6 +46,6 @@ public struct LotClosure: Hashable, Codable, Sendable, Identifiable {
 
     /// "Sat, Dec 12, 8:00 AM – Mon, Dec 14, 6:00 PM" on the site's clock, in the person's language.
     public func dates(zone: TimeZone, locale: Locale) -> String {
-        "\(ParkingWords.moment(range.start, zone: zone, locale: locale)) – \(ParkingWords.moment(range.end, zone: zone, locale: locale))"
+        ParkingWords.span(range, zone: zone, locale: locale)
     }
 }

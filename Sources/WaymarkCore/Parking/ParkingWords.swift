@@ -13,6 +13,11 @@ public enum ParkingWords {
         return f.string(from: date)
     }
 
+    /// "Sat, Dec 12, 8:00 AM – Mon, Dec 14, 6:00 PM": both ends on the site's clock.
+    public static func span(_ range: BookingRange, zone: TimeZone, locale: Locale) -> String {
+        "\(moment(range.start, zone: zone, locale: locale)) – \(moment(range.end, zone: zone, locale: locale))"
+    }
+
     public static func state(_ state: BookingState) -> String {
         switch state {
         case .booked: "booked"

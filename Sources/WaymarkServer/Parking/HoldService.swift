@@ -132,7 +132,7 @@ struct HoldService: Sendable {
         }
         let user = try await accounts.user(id: principal.userId)
         let permits = user?.permitSet ?? []
-        guard let zone = try await timeZone(siteId: hold.siteId) else { throw Problem.internalError }
+        guard let zone = try await ParkingQueries(store: store).timeZone(siteId: hold.siteId) else { throw Problem.internalError }
         let moment = PermitCheck.localMoment(of: now, timeZone: zone)
         let isPostgres = isPostgres
         let (answered, next, lots) = try await store.write { sql -> (HoldRow, HoldRow?, [Components.Schemas.LotOccupancy]) in
@@ -263,11 +263,6 @@ struct HoldService: Sendable {
             rules: try StoredPermitRule.rules(try r.decode(column: "permit_rules", as: String.self)),
             timeZone: zone,
             state: try r.decode(column: "state", as: String.self).first.flatMap(SpotState.init(code:)) ?? .unknown)
-    }
-
-    private func timeZone(siteId: String) async throws -> TimeZone? {
-        try await store.sql.raw("SELECT time_zone FROM sites WHERE id = \(bind: siteId)").first()
-            .flatMap { TimeZone(identifier: try $0.decode(column: "time_zone", as: String.self)) }
     }
 
     private func freeCandidates(siteId: String, sql: any SQLDatabase) async throws -> [(candidate: SoftHold.Candidate, ref: SpotRef)] {

@@ -18,6 +18,12 @@ struct ParkingQueries: Sendable {
             .first(decoding: SiteRow.self, keyDecodingStrategy: .convertFromSnakeCase)
     }
 
+    /// The site's clock, which every time Parking shows is read on; nil for an unknown site.
+    func timeZone(siteId: String, on other: (any SQLDatabase)? = nil) async throws -> TimeZone? {
+        try await (other ?? sql).raw("SELECT time_zone FROM sites WHERE id = \(bind: siteId)").first()
+            .flatMap { TimeZone(identifier: try $0.decode(column: "time_zone", as: String.self)) }
+    }
+
     /// By the code of its site file, in any case.
     func site(code: String) async throws -> SiteRow? {
         try await sites().first { $0.code.lowercased() == code.lowercased() }

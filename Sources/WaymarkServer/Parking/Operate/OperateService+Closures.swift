@@ -37,7 +37,7 @@ extension OperateService {
                 throw Problem.conflict("too-many-closures", "\(lot.name) already has \(LotClosures.mostAhead) closures ahead; lift some first.")
             }
             try await LotClosures.insert(closure, at: now, sql: sql)
-            let zone = try await Self.timeZone(siteId: lot.siteId, sql: sql)
+            let zone = try await queries.timeZone(siteId: lot.siteId, on: sql) ?? .gmt
             let dates = closure.dates(zone: zone, locale: ParkingWords.defaultLocale)
             var drafts: [NotificationDraft] = []
             var promised = false
@@ -47,7 +47,7 @@ extension OperateService {
                 let done = try await BookingService.cancel(booking, zone: zone, at: now, sql: sql)
                 drafts.append(NotificationTexts.bookingCancelledByClosure(
                     done, lotName: lot.name, closure: closure, dates: dates,
-                    bookedTime: "\(ParkingWords.moment(booking.range.start, zone: zone, locale: ParkingWords.defaultLocale)) – \(ParkingWords.moment(booking.range.end, zone: zone, locale: ParkingWords.defaultLocale))"))
+                    bookedTime: ParkingWords.span(booking.range, zone: zone, locale: ParkingWords.defaultLocale)))
             }
             if promised { try await PromisedSpaces.refresh(lotIds: [lotId], now: now, sql: sql, into: moved) }
             try await Notifier.post(drafts, at: now, within: sql)
@@ -72,16 +72,11 @@ extension OperateService {
         try await store.write { sql in
             try await AdvisoryLocks.lockLot(lotId, sql: sql)
             guard try await LotClosures.delete(id: closureId, sql: sql) else { throw Problem.notFound("closure") }
-            let zone = try await Self.timeZone(siteId: lot.siteId, sql: sql)
+            let zone = try await queries.timeZone(siteId: lot.siteId, on: sql) ?? .gmt
             try await OperatorChanges.record(.init(
                 siteId: lot.siteId, lotId: lotId, userId: principal.userId, action: .closureLifted,
                 summary: "Opened \(lot.name) again \(closure.dates(zone: zone, locale: ParkingWords.defaultLocale)) (\(closure.reason))"),
                 at: now, sql: sql)
         }
-    }
-
-    private static func timeZone(siteId: String, sql: any SQLDatabase) async throws -> TimeZone {
-        let name = try await sql.raw("SELECT time_zone FROM sites WHERE id = \(bind: siteId)").first()?.decode(column: "time_zone", as: String.self)
-        return name.flatMap(TimeZone.init(identifier:)) ?? .gmt
     }
 }

@@ -30,5 +30,6 @@ enum Migrations {
         CreateSiteOperators(),
         CreateSensorHealth(),
         CreateLotClosures(),
+        ScopeGatewaysToSites(),
     ]
 }

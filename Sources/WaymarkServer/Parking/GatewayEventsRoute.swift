@@ -57,7 +57,7 @@ struct GatewayEventsRoute: Sendable {
         try RawHeaderMiddleware.checkLimits { headers.first(name: $0.rawName) }
         let bytes = request.body.data.map { Array($0.readableBytesView) } ?? []
         if bytes.count > maxBytes { throw Problem.tooLarge(limit: maxBytes) }
-        let gateway = try await GatewayAuthMiddleware.gatewayId(authorization: headers.first(name: .authorization), keys: services.parking.gateways,
+        let gateway = try await GatewayAuthMiddleware.gateway(authorization: headers.first(name: .authorization), keys: services.parking.gateways,
                                                                 now: services.now())
         // The generated code checks the content type's value, but lets a missing one through.
         guard let contentType = headers.first(name: .contentType) else { throw Problem.unsupportedMediaType }
@@ -82,7 +82,7 @@ struct GatewayEventsRoute: Sendable {
             throw ServerError(operationID: Self.operation, request: HTTPRequest(method: Self.method, scheme: nil, authority: nil, path: Self.path),
                               requestBody: nil, requestMetadata: .init(), causeDescription: String(describing: error), underlyingError: error)
         }
-        let output = try await RequestContext.$gatewayId.withValue(gateway) {
+        let output = try await RequestContext.$gateway.withValue(gateway) {
             try await APIHandler(services: services).ingestSensorEvents(.init(body: .json(batch)))
         }
         var answer = HTTPFields()

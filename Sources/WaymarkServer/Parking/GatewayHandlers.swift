@@ -15,17 +15,17 @@ struct GatewayAuthMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard Self.operations.contains(operationID) else { return try await next(request, body, metadata) }
-        let id = try await Self.gatewayId(authorization: request.headerFields[.authorization], keys: keys, now: now())
-        return try await RequestContext.$gatewayId.withValue(id) {
+        let gateway = try await Self.gateway(authorization: request.headerFields[.authorization], keys: keys, now: now())
+        return try await RequestContext.$gateway.withValue(gateway) {
             try await next(request, body, metadata)
         }
     }
 
     /// The gateway whose bearer secret `authorization` carries, else 401.
-    static func gatewayId(authorization header: String?, keys: GatewayKeys, now: Date) async throws -> String {
-        guard let secret = BearerToken.parse(header), let id = try await keys.authenticate(secret: secret, now: now)
+    static func gateway(authorization header: String?, keys: GatewayKeys, now: Date) async throws -> GatewayIdentity {
+        guard let secret = BearerToken.parse(header), let gateway = try await keys.authenticate(secret: secret, now: now)
         else { throw Problem.unauthorized }
-        return id
+        return gateway
     }
 }
 
@@ -43,12 +43,12 @@ extension APIHandler {
         let reports = batch.events.map {
             SensorReport(sensorId: $0.sensorId, occupied: $0.occupied, observedAt: $0.observedAt, sequence: $0.sequence)
         }
-        let (outcomes, spots) = try await services.parking.ingest.ingestFindingSpots(reports)
+        let (outcomes, spots) = try await services.parking.ingest.ingestFindingSpots(reports, siteId: RequestContext.gateway?.siteId)
         var vitals: [(sensorId: String, vitals: SensorVitals)] = []
         for (k, e) in batch.events.enumerated() where e.battery != nil || e.rssi != nil || e.snr != nil {
             if spots[k] != nil, let v = SensorVitals(battery: e.battery.map { Int($0) }, rssi: e.rssi, snr: e.snr) { vitals.append((e.sensorId, v)) }
         }
-        services.parking.traffic.note(gatewayId: RequestContext.gatewayId, spots: spots, outcomes: outcomes, vitals: vitals)
+        services.parking.traffic.note(gatewayId: RequestContext.gateway?.id, spots: spots, outcomes: outcomes, vitals: vitals)
         return .ok(.init(body: .json(Self.result(outcomes))))
     }
 
@@ -60,13 +60,13 @@ extension APIHandler {
             occupied: message.decodedPayload.occupied,
             observedAt: message.receivedAt ?? uplink.receivedAt ?? services.now(),
             sequence: message.fCnt ?? 0)
-        let (outcomes, spots) = try await services.parking.ingest.ingestFindingSpots([report])
+        let (outcomes, spots) = try await services.parking.ingest.ingestFindingSpots([report], siteId: RequestContext.gateway?.siteId)
         // Several gateways may hear one uplink: the best heard tells how well the sensor is placed.
         let best = (message.rxMetadata ?? []).max { ($0.rssi ?? -.infinity) < ($1.rssi ?? -.infinity) }
         let vitals = spots.first.flatMap { $0 }.flatMap { _ in
             SensorVitals(battery: message.decodedPayload.battery.map { Int($0) }, rssi: best?.rssi, snr: best?.snr)
         }
-        services.parking.traffic.note(gatewayId: RequestContext.gatewayId, spots: spots, outcomes: outcomes,
+        services.parking.traffic.note(gatewayId: RequestContext.gateway?.id, spots: spots, outcomes: outcomes,
                                       vitals: vitals.map { [(report.sensorId, $0)] } ?? [])
         return .ok(.init(body: .json(Self.result(outcomes))))
     }

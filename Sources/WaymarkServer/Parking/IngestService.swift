@@ -83,15 +83,16 @@ final class IngestService: Sendable {
     }
 
     /// The same, with each report's spot (nil for an unknown sensor or an invalid report), so
-    /// a gateway's traffic can be counted per site.
-    func ingestFindingSpots(_ reports: [SensorReport]) async throws -> (outcomes: [IngestOutcome], spots: [SpotRef?]) {
+    /// a gateway's traffic can be counted per site. A gateway of one site (`siteId`) finds only
+    /// that site's sensors: another site's are unknown to it.
+    func ingestFindingSpots(_ reports: [SensorReport], siteId: String? = nil) async throws -> (outcomes: [IngestOutcome], spots: [SpotRef?]) {
         if reports.isEmpty { return ([], []) }
-        let request = try await Self.resolve(reports, index: index, now: now())
+        let request = try await Self.resolve(reports, index: index, now: now(), siteId: siteId)
         if !request.refs.contains(where: { $0 != nil }) { return (request.outcomes, request.refs) }
         return (try await enqueue(request), request.refs)
     }
 
-    static func resolve(_ reports: [SensorReport], index: SensorIndex, now: Date) async throws -> Request {
+    static func resolve(_ reports: [SensorReport], index: SensorIndex, now: Date, siteId: String? = nil) async throws -> Request {
         var outcomes = Array(repeating: IngestOutcome.invalid, count: reports.count)
         let valid = reports.map { SensorIngest.isValid($0, now: now) }
         let refs = try await index.lookup(zip(reports, valid).compactMap { $1 ? $0.sensorId : nil }, now: now)
@@ -100,7 +101,7 @@ final class IngestService: Sendable {
         var k = 0
         for (i, isValid) in valid.enumerated() {
             guard isValid else { found.append(nil); continue }
-            let ref = refs[k]
+            let ref = refs[k].flatMap { siteId == nil || $0.siteId == siteId ? $0 : nil }
             k += 1
             found.append(ref)
             if ref == nil { outcomes[i] = .unknownSensor }

@@ -15,6 +15,7 @@ struct ParkingServices: Sendable {
     let schedule: ScheduleService
     let siteOperators: SiteOperators
     let operate: OperateService
+    let siteGateways: SiteGateways
     let silentSensors: SilentSensors
     let traffic: SensorTraffic
     private let now: @Sendable () -> Date
@@ -41,6 +42,7 @@ struct ParkingServices: Sendable {
         schedule = ScheduleService(store: store, parking: queries, accounts: accounts.queries, now: now)
         siteOperators = SiteOperators(store: store, accounts: accounts.queries)
         operate = OperateService(store: store, operators: siteOperators, live: live, notifier: notifications.notifier, now: now)
+        siteGateways = SiteGateways(store: store, operators: siteOperators, keys: gateways, now: now)
         silentSensors = SilentSensors(store: store, live: live, keepAlive: env.configuration.sensorKeepAlive, now: now)
         traffic = SensorTraffic(store: store, now: now)
     }
@@ -72,5 +74,6 @@ extension ParkingServices {
         "putMyLotReview", "deleteMyLotReview",
         "listOperatedSites", "listSiteOperators", "grantSiteOperator", "revokeSiteOperator", "listOperatorChanges",
         "getLotSettings", "updateLotSettings", "setSpotOpening", "getSensorHealth", "addLotClosure", "liftLotClosure",
+        "listSiteGateways", "addSiteGateway", "revokeSiteGateway", "replaceSiteGatewaySecret",
     ]
 }

@@ -4,7 +4,7 @@ import WaymarkCore
 /// What the middlewares learned about the current request, for the handlers below them.
 enum RequestContext {
     /// The authenticated gateway of the current request, set by `GatewayAuthMiddleware`.
-    @TaskLocal static var gatewayId: String?
+    @TaskLocal static var gateway: GatewayIdentity?
     /// The person (an account or a device identity) of the current request, set by `UserAuthMiddleware`.
     @TaskLocal static var principal: Principal?
     /// The client's address as `ClientAddressMiddleware` saw it; "unknown" when there is none.

@@ -12,9 +12,16 @@ struct Gateway: AsyncParsableCommand {
         @OptionGroup var options: ServerOptions
         @Argument(help: "A name for the gateway, e.g. the building it serves.")
         var name: String
+        @Option(help: "The code of the only site it reports for (as 'waymark import site' printed it); without it, any site.")
+        var site: String?
 
         func run() async throws {
-            let secret = try await options.withApplication { try await $0.createGateway(name: name) }
+            let secret: String
+            do {
+                secret = try await options.withApplication { try await $0.createGateway(name: name, siteCode: site) }
+            } catch let error as GatewayCommandError {
+                throw ValidationError(error.description)
+            }
             print(secret)
             FileHandle.standardError.write(Data("Gateway '\(name)' created. The secret above is shown only now; send it as 'Authorization: Bearer <secret>'.\n".utf8))
         }
@@ -24,10 +31,18 @@ struct Gateway: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke a gateway's secret.")
         @OptionGroup var options: ServerOptions
         @Argument var name: String
+        @Option(help: "The code of the site the gateway reports for, when it was made for one.")
+        var site: String?
 
         func run() async throws {
-            guard try await options.withApplication({ try await $0.revokeGateway(name: name) }) else {
-                throw ValidationError("No active gateway named '\(name)'.")
+            let revoked: Bool
+            do {
+                revoked = try await options.withApplication { try await $0.revokeGateway(name: name, siteCode: site) }
+            } catch let error as GatewayCommandError {
+                throw ValidationError(error.description)
+            }
+            guard revoked else {
+                throw ValidationError("No active gateway named '\(name)'\(site.map { " for site '\($0)'" } ?? " for any site").")
             }
             print("Gateway '\(name)' revoked.")
         }
@@ -39,7 +54,7 @@ struct Gateway: AsyncParsableCommand {
 
         func run() async throws {
             for g in try await options.withApplication({ try await $0.listGateways() }) {
-                print("\(g.name)\t\(g.revoked ? "revoked" : "active")\tcreated \(g.createdAt)")
+                print("\(g.name)\t\(g.siteCode.map { "site \($0)" } ?? "any site")\t\(g.revoked ? "revoked" : "active")\tcreated \(g.createdAt)")
             }
         }
     }

@@ -6,6 +6,7 @@ import SQLKit
 enum OperatorChanges {
     enum Action: String, CaseIterable, Sendable {
         case lotSettings, spotClosed, spotOpened, operatorGranted, operatorRevoked, closureAdded, closureLifted
+        case gatewayAdded, gatewayRevoked, gatewaySecretReplaced
     }
 
     struct Change: Sendable {

@@ -8,5 +8,6 @@ extension SessionMiddleware {
         "listLotReviews", "putMyLotReview", "deleteMyLotReview",
         "listOperatedSites", "listSiteOperators", "grantSiteOperator", "revokeSiteOperator", "listOperatorChanges",
         "getLotSettings", "updateLotSettings", "setSpotOpening", "getSensorHealth", "addLotClosure", "liftLotClosure",
+        "listSiteGateways", "addSiteGateway", "revokeSiteGateway", "replaceSiteGatewaySecret",
     ]
 }

@@ -289,6 +289,11 @@ def report_events(site_server, key: str, events: list[dict]) -> dict:
     return result
 
 
+def next_sequence(site_server) -> int:
+    site_server.sequence += 1
+    return site_server.sequence
+
+
 def utc_iso(at: datetime) -> str:
     return at.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
@@ -367,6 +372,77 @@ def test_prk1_the_sensors_tab_shows_which_sensors_report_and_which_need_a_visit(
     assert not re.search(r"\d{4}-\d{2}-\d{2}T|\d{2}:\d{2}:\d{2}", text), text
     for raw in (weak["sensorId"], weak["id"], lot["id"], "lowBattery", "weakSignal", "neverReported"):
         assert raw not in text, raw
+    assert fits_the_phone(app)
+    assert not app.console_errors()
+
+
+def test_prk1_an_operator_adds_a_gateway_sees_its_secret_once_gives_it_a_new_one_and_revokes_it(browser, site_server, operator, artifacts):
+    site = site_server.site
+    name = f"Structure roof {secrets.token_hex(2)}"
+    sensor = site_server.spots(site_server.lot("NPS")["id"])[5]["sensorId"]
+    report = lambda key, occupied: api(site_server.url, "POST", "/v1/gateway/events", {"events": [  # noqa: E731
+        {"sensorId": sensor, "occupied": occupied, "observedAt": utc_iso(datetime.now(timezone.utc)), "sequence": next_sequence(site_server)}]},
+        token=key)
+
+    app = signed_in(browser, site_server, operator, "/me/operate/sensors")
+    open_operate(app, "sensors")
+    admin = '[data-testid="op-gateways"]'
+    app.wait(lambda: "No gateway has been made for this site yet" in app.el(".op-gateway-admin").text
+             or app.els(f"{admin} > li"), message="the site's gateways")
+    app.el('form[data-form="add-gateway"] input[name="gateway-name"]').send_keys(name)
+    app.el('form[data-form="add-gateway"] button[type="submit"]').click()
+    panel = '[data-testid="op-gateway-secret"]'
+    app.wait(lambda: app.el(panel).is_displayed() and "wmg_" in app.el(panel).text, message="the secret, shown once")
+    secret = app.el(f"{panel} .op-secret-value").text
+    assert f"Secret for {name}" in words(app.el(panel)) and "Shown only now" in app.el(panel).text
+    row = f'{admin} > li[data-name="{name}"]'
+    app.wait(lambda: "no report yet" in words(app.el(row)), message="the new gateway listed")
+    app.screenshot(artifacts / "operate-gateways-secret-phone.png")
+    assert fits_the_phone(app)
+
+    # The secret works for this site's sensors; the row says when it last reported.
+    status, result = report(secret, True)
+    assert status == 200 and result["accepted"] == 1, result
+    app.el('[data-action="secret-done"]').click()
+    app.wait(lambda: not app.el(panel).is_displayed(), message="the secret put away")
+    app.js("window.scrollTo(0, 0); document.getElementById('accounts-body').scrollTop = 0")
+    app.js("arguments[0].click()", app.el('[data-action="refresh-sensors"]'))
+    app.wait(lambda: "last report just now" in words(app.el(row)), message="its last report")
+
+    # A new secret: asked first; the old one is refused from then on.
+    app.el(f'{row} [data-action="new-secret"]').click()
+    app.wait(lambda: app.els('#dialog[open][data-name="new-gateway-secret"]'), message="the new-secret question")
+    assert "stops working at once" in app.el("#dialog .dialog-message").text
+    app.dialog_action("new-gateway-secret", "confirm")
+    app.wait(lambda: app.el(panel).is_displayed() and app.el(f"{panel} .op-secret-value").text not in ("", secret), message="the new secret")
+    fresh = app.el(f"{panel} .op-secret-value").text
+    assert report(secret, False)[0] == 401
+    assert report(fresh, False)[0] == 200
+
+    desk = make_driver(1280, 900, 1, False)
+    try:
+        wide = signed_in(desk, site_server, operator, "/me/operate/sensors")
+        open_operate(wide, "sensors")
+        wide.wait(lambda: wide.els(row), message="the gateway on a desktop")
+        wide.js("arguments[0].scrollIntoView({block: 'center'})", wide.el(row))
+        wide.screenshot(artifacts / "operate-gateways-desktop.png")
+        assert not wide.console_errors()
+    finally:
+        desk.quit()
+
+    # Revoked, with a warning first: it stays listed as revoked, and its secret is refused.
+    app.el(f'{row} [data-action="revoke-gateway"]').click()
+    app.wait(lambda: app.els('#dialog[open][data-name="revoke-gateway"]'), message="the revoke question")
+    app.dialog_action("revoke-gateway", "confirm")
+    app.wait(lambda: "(revoked)" in words(app.el(row)), message="the gateway shown revoked")
+    assert not app.els(f'{row} [data-action="revoke-gateway"]') and not app.els(f'{row} [data-action="new-secret"]')
+    assert report(fresh, True)[0] == 401
+
+    status, changes = api(site_server.url, "GET", f"/v1/sites/{site['id']}/changes", token=operator["token"])
+    mine = [c["summary"] for c in changes["changes"] if name in c["summary"]]
+    assert mine == [f"Revoked gateway ‘{name}’", f"Gave gateway ‘{name}’ a new secret", f"Added gateway ‘{name}’"], mine
+    text = app.el(".op-gateway-admin").text
+    assert not re.search(r"\d{4}-\d{2}-\d{2}T|\d{2}:\d{2}:\d{2}", text), text
     assert fits_the_phone(app)
     assert not app.console_errors()
 

@@ -110,5 +110,13 @@ export const grantSiteOperator = (siteId, login) => authed('POST', `/v1/sites/${
 export const revokeSiteOperator = (siteId, userId) => authed('DELETE', `/v1/sites/${id(siteId)}/operators/${id(userId)}`);
 /** Newest first. @param {string} siteId */
 export const listSiteChanges = (siteId, limit = 50) => authed('GET', `/v1/sites/${id(siteId)}/changes?limit=${limit}`);
+/** The gateways the site's operators made, active first. @param {string} siteId */
+export const listSiteGateways = (siteId) => authed('GET', `/v1/sites/${id(siteId)}/gateways`);
+/** @param {string} siteId @param {string} name @returns the gateway and its secret, shown only now */
+export const addSiteGateway = (siteId, name) => authed('POST', `/v1/sites/${id(siteId)}/gateways`, { json: { name } });
+/** The old secret stops working at once. @param {string} siteId @param {string} gatewayId */
+export const replaceSiteGatewaySecret = (siteId, gatewayId) => authed('POST', `/v1/sites/${id(siteId)}/gateways/${id(gatewayId)}/secret`);
+/** @param {string} siteId @param {string} gatewayId */
+export const revokeSiteGateway = (siteId, gatewayId) => authed('DELETE', `/v1/sites/${id(siteId)}/gateways/${id(gatewayId)}`);
 /** How the site's sensors and gateways report: counts per lot, sensors to look at, gateway traffic. @param {string} siteId */
 export const getSensorHealth = (siteId) => authed('GET', `/v1/sites/${id(siteId)}/sensor-health`);

@@ -1,8 +1,9 @@
 // Operate › Sensors (PRK-1): whether the site's sensors report, for the people who look after
 // them: how many report, per lot; the sensors that need a visit (silent, low battery, weak
-// signal), silent ones first; and what each gateway sent. Read afresh whenever the section is
-// shown. Times are the site's wall clock; "3 min ago" counts from the server's answer, so a
-// phone whose clock is off still says how long a sensor has been quiet.
+// signal), silent ones first; what each gateway sent; and the site's own gateways
+// (operate-gateways.js). Read afresh whenever the section is shown. Times are the site's wall
+// clock; "3 min ago" counts from the server's answer, so a phone whose clock is off still says
+// how long a sensor has been quiet.
 
 import { el, button } from './forms.js';
 import { problemText } from '../shell/api.js';
@@ -10,6 +11,7 @@ import { zonedParts, addDays, dayText, clockText } from '../shell/zoned-time.js'
 import { age, number } from '../parking/format.js';
 import { getSensorHealth } from './api.js';
 import { statusLine, levelText } from './operate-parts.js';
+import { gatewaysManager } from './operate-gateways.js';
 
 /** A long list would push the gateways off a phone's screen: the first ones, then a button for the rest. */
 const FIRST_SHOWN = 12;
@@ -207,10 +209,10 @@ export function sensorsSection(shared) {
       li.dataset.name = g.name;
       return li;
     }));
-    if (!r.gateways.length) return block('Gateways', el('p', 'muted small op-sensor-empty', 'No gateway has reported for this site in the last 24 hours.'));
+    if (!r.gateways.length) return block('Gateway traffic', el('p', 'muted small op-sensor-empty', 'No gateway has reported for this site in the last 24 hours.'));
     // Said only when it matters: a rejected report is an old or impossible one, not a repeat.
     const rejected = r.gateways.some((g) => g.last24Hours.rejected > 0);
-    return block('Gateways', list, rejected ? el('p', 'muted small', 'Rejected reports were older than what the spot already showed, or could not be right.') : null);
+    return block('Gateway traffic', list, rejected ? el('p', 'muted small', 'Rejected reports were older than what the spot already showed, or could not be right.') : null);
   }
 
   /** A titled part of the section, for the eye and for a screen reader's list of headings. */
@@ -255,14 +257,16 @@ export function sensorsSection(shared) {
 
   const asOf = el('p', 'muted small');
   asOf.dataset.testid = 'op-sensors-as-of';
-  const refresh = button('Refresh', () => load(), 'link-button');
+  const refresh = button('Refresh', () => { load(); gateways.load(); }, 'link-button');
   refresh.dataset.action = 'refresh-sensors';
-  const root = el('div', 'op-section', el('div', 'op-subhead-row op-sensors-head', asOf, refresh), status, body);
+  const gateways = gatewaysManager(shared);
+  const root = el('div', 'op-section', el('div', 'op-subhead-row op-sensors-head', asOf, refresh), status, body, gateways.el);
   return {
     el: root,
     show() {
       if (!shown) status.textContent = 'Loading…';
       load();
+      gateways.load();
     },
   };
 }

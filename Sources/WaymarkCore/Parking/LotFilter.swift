@@ -16,6 +16,8 @@ public struct LotFilter: Sendable {
     public var maxHourlyCents: Int?
     /// Only lots with an accessible spot free now (the spots a disabled badge is for).
     public var accessibleFreeNow = false
+    /// Only lots whose name, code or address `LotText` matches with these words.
+    public var text: String?
 
     public init(ratingAbove: Double? = nil, near: Coordinate? = nil, radiusMetres: Double? = nil, keysRequired: Bool? = nil,
                 permits: Set<Permit>? = nil, permitAt: (weekday: Weekday, minute: Int)? = nil, maxHourlyCents: Int? = nil) {
@@ -37,6 +39,9 @@ public struct LotFilter: Sendable {
         public var hourlyCents: Int
         /// Accessible spots whose sensor says free now.
         public var accessibleFree: Int
+        public var name = ""
+        public var code = ""
+        public var address: String?
 
         public init(center: Coordinate, rating: RatingSummary, keysRequired: Bool, permitRules: [PermitRule], hourlyCents: Int,
                     accessibleFree: Int = 0) {
@@ -51,6 +56,7 @@ public struct LotFilter: Sendable {
 
     public enum Invalid: Error, Hashable, Sendable {
         case ratingOutOfRange, pointInvalid, radiusWithoutPoint, radiusOutOfRange, priceOutOfRange, permitTimeWithoutPermit
+        case textInvalid
     }
 
     /// The bounds a request's filter must keep; radius up to 50 km, well past any campus.
@@ -67,6 +73,12 @@ public struct LotFilter: Sendable {
         }
         if let c = maxHourlyCents, !(0...Self.maxHourlyCentsLimit).contains(c) { throw .priceOutOfRange }
         if permitAt != nil, permits == nil { throw .permitTimeWithoutPermit }
+        if let text, SearchText.words(text).isEmpty || text.unicodeScalars.count > LotText.maxLength { throw .textInvalid }
+    }
+
+    /// How well the lot matches `text` (higher is better), nil without a text.
+    public func textScore(of c: Candidate) -> Double? {
+        text.flatMap { LotText.score($0, name: c.name, code: c.code, address: c.address) }
     }
 
     /// Metres from the filter's point, when it has one.
@@ -85,6 +97,7 @@ public struct LotFilter: Sendable {
         }
         if let max = maxHourlyCents, c.hourlyCents > max { return false }
         if accessibleFreeNow, c.accessibleFree == 0 { return false }
+        if text != nil, textScore(of: c) == nil { return false }
         return true
     }
 }

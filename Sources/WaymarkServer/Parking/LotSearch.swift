@@ -13,6 +13,7 @@ enum LotSearch {
         var filter = LotFilter(ratingAbove: q.ratingAbove, radiusMetres: q.radius, keysRequired: q.keysRequired,
                                maxHourlyCents: q.maxHourlyCents)
         filter.accessibleFreeNow = q.accessible == true
+        filter.text = q.q
         switch (q.lat, q.lon) {
         case let (lat?, lon?): filter.near = Coordinate(latitude: lat, longitude: lon)
         case (nil, nil): break
@@ -38,13 +39,18 @@ enum LotSearch {
         case .radiusOutOfRange: "radius is more than 0 and at most \(Int(LotFilter.maxRadiusMetres)) metres."
         case .priceOutOfRange: "maxHourlyCents is 0 to \(LotFilter.maxHourlyCentsLimit)."
         case .permitTimeWithoutPermit: "at needs permit."
+        case .textInvalid: "q is 1 to \(LotText.maxLength) characters with at least one letter or digit."
         }
     }
 
     static func candidate(_ r: LotRow, rating: RatingSummary, accessibleFree: Int = 0) throws -> LotFilter.Candidate {
-        LotFilter.Candidate(
+        var c = LotFilter.Candidate(
             center: Coordinate(latitude: r.centerLat, longitude: r.centerLon), rating: rating,
             keysRequired: r.keysRequired != 0, permitRules: try StoredPermitRule.rules(r.permitRules),
             hourlyCents: try JSONColumn.decode(LotPrice.self, r.price).hourlyCents, accessibleFree: accessibleFree)
+        c.name = r.name
+        c.code = r.code
+        c.address = r.address.isEmpty ? nil : r.address
+        return c
     }
 }

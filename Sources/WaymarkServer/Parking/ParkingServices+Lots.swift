@@ -8,6 +8,8 @@ extension ParkingServices {
         var rating: RatingSummary
         /// From the point the search named, in metres.
         var distance: Double?
+        /// How well the words typed match it, when words were typed.
+        var textScore: Double? = nil
     }
 
     /// The site's lots that pass the filters (PRK-14), nearest first when a point is given;
@@ -24,9 +26,14 @@ extension ParkingServices {
             let rating = ratings[row.id] ?? RatingSummary()
             let candidate = try LotSearch.candidate(row, rating: rating, accessibleFree: accessible[row.id] ?? 0)
             guard filter.matches(candidate) else { continue }
-            found.append(FoundLot(row: row, rating: rating, distance: filter.distance(to: candidate)))
+            found.append(FoundLot(row: row, rating: rating, distance: filter.distance(to: candidate), textScore: filter.textScore(of: candidate)))
         }
-        if filter.near != nil { found.sort { ($0.distance ?? 0) < ($1.distance ?? 0) } }
+        // Near a point, nearest first; otherwise words typed put the best match first.
+        if filter.near != nil {
+            found.sort { ($0.distance ?? 0) < ($1.distance ?? 0) }
+        } else if filter.text != nil {
+            found.sort { ($0.textScore ?? 0, -$0.row.position) > ($1.textScore ?? 0, -$1.row.position) }
+        }
         return found
     }
 

@@ -20,9 +20,12 @@ public struct LotQuery: Sendable, Hashable {
     public var permits: Set<Permit>?
     public var at: Date?
     public var maxHourlyCents: Int?
+    /// Words of the lot's name, code or address ("nutwood", "college ave"); best match first
+    /// unless `near` is given.
+    public var text: String?
 
     public init(ratingAbove: Double? = nil, near: Coordinate? = nil, radiusMetres: Double? = nil, keysRequired: Bool? = nil,
-                permits: Set<Permit>? = nil, at: Date? = nil, maxHourlyCents: Int? = nil) {
+                permits: Set<Permit>? = nil, at: Date? = nil, maxHourlyCents: Int? = nil, text: String? = nil) {
         self.ratingAbove = ratingAbove
         self.near = near
         self.radiusMetres = radiusMetres
@@ -30,6 +33,7 @@ public struct LotQuery: Sendable, Hashable {
         self.permits = permits
         self.at = at
         self.maxHourlyCents = maxHourlyCents
+        self.text = text
     }
 
     var permitParameter: [Operations.ListLots.Input.Query.PermitPayloadPayload]? {
@@ -47,7 +51,8 @@ extension WaymarkClient {
     public func lots(siteId: String, matching query: LotQuery) async throws -> [Components.Schemas.Lot] {
         let q = Operations.ListLots.Input.Query(
             ratingAbove: query.ratingAbove, lat: query.near?.latitude, lon: query.near?.longitude, radius: query.radiusMetres,
-            keysRequired: query.keysRequired, permit: query.permitParameter, at: query.at, maxHourlyCents: query.maxHourlyCents)
+            keysRequired: query.keysRequired, permit: query.permitParameter, at: query.at, maxHourlyCents: query.maxHourlyCents,
+            q: query.text)
         let output = try await call { try await client.listLots(path: .init(siteId: siteId), query: q) }
         guard case .ok(let ok) = output else { throw Self.unexpected }
         return try ok.body.json.lots

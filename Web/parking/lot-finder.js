@@ -1,19 +1,25 @@
 // "Find a lot" (PRK-14; UniPark: "which lots are rated above 4.5 around a given location?"):
-// a toolbar button opens a panel of filters — rated above 4.5, near me or near the map's
-// centre, keys left with an attendant or not, my permits now, an accessible spot free now, a
-// top hourly price — and lists
-// the lots the server finds, nearest first when a point is given. Choosing one flies the map
-// there and opens its card. The panel keeps clear of the toolbar so the account button stays
-// in reach on a phone.
+// a toolbar button opens a panel with a search box (a lot's name, code or address; or a place
+// on campus, whose nearby lots it then lists) and filters — rated above 4.5, near me, the map's
+// centre or the place chosen, keys left with an attendant or not, my permits now, an
+// accessible spot free now, a top hourly price — and lists the lots the server finds, nearest
+// first when a point is given. Choosing one flies the map there and opens its card. The panel
+// keeps clear of the toolbar so the account button stays in reach on a phone.
 
 import { el, button } from '../accounts/forms.js';
 import { problemText } from '../shell/api.js';
 import { cachedMe } from '../accounts/session.js';
 import { findLots } from './api.js';
+import { searchPlaces } from '../rooms/api.js';
+import { metresBetween } from './hold-format.js';
 import { starRow, ratingText } from './star-picker.js';
 import { priceText, PERMIT_NAMES } from './format.js';
 
 const RADII = [[500, '500 m'], [1000, '1 km'], [2000, '2 km'], [5000, '5 km']];
+/** Places further than this from the map's centre belong to another campus. */
+const PLACE_REACH_METRES = 5000;
+/** Some letter or digit: what the server needs of the words typed. */
+const HAS_WORD = /[\p{L}\p{N}]/u;
 
 /**
  * @param {{siteId: () => string, center: () => {lat: number, lon: number},
@@ -52,6 +58,15 @@ export function createLotFinder(o) {
     wrap.append(l, s);
     return { wrap, select: s };
   };
+  const text = (() => {
+    const wrap = el('div', 'field finder-text');
+    const input = /** @type {HTMLInputElement} */ (el('input', { type: 'search', id: 'finder-q', name: 'q', autocomplete: 'off', maxLength: 200,
+      placeholder: 'Nutwood, College Ave, library…', enterKeyHint: 'search' }));
+    wrap.append(el('label', { htmlFor: 'finder-q' }, 'Lot, address or place'), input);
+    return { wrap, input };
+  })();
+  /** The place chosen from the search, which "Near …" measures from. @type {{title: string, lat: number, lon: number}|null} */
+  let place = null;
   const rated = check('rated', 'Rated above 4.5');
   const near = select('near', 'Where', [['', 'Anywhere on campus'], ['me', 'Near me'], ['map', 'Near the map centre']]);
   const radius = select('radius', 'Within', RADII);
@@ -66,11 +81,21 @@ export function createLotFinder(o) {
   const results = el('ul', 'finder-results');
   results.dataset.testid = 'finder-results';
   results.setAttribute('aria-label', 'Matching lots');
-  form.append(rated.wrap, near.wrap, radius.wrap, keys.wrap, permit.wrap, accessible.wrap, price.wrap);
-  body.append(form, status, results);
+  const placesHead = el('p', 'finder-group', 'Places');
+  placesHead.id = 'finder-places-head';
+  const places = el('ul', 'finder-results finder-places');
+  places.dataset.testid = 'finder-places';
+  places.setAttribute('aria-labelledby', placesHead.id);
+  const placesPart = el('div', 'finder-places-part', placesHead, places);
+  placesPart.hidden = true;
+  form.append(text.wrap, rated.wrap, near.wrap, radius.wrap, keys.wrap, permit.wrap, accessible.wrap, price.wrap);
+  body.append(form, status, results, placesPart);
 
   const syncRadius = () => { radius.wrap.hidden = !near.select.value; };
-  form.addEventListener('change', () => { syncRadius(); search(); });
+  form.addEventListener('change', (e) => { if (e.target !== text.input) { syncRadius(); search(); } });
+  // Typing searches once the person pauses, not at every key.
+  let typing = 0;
+  text.input.addEventListener('input', () => { clearTimeout(typing); typing = window.setTimeout(search, 250); });
   form.addEventListener('submit', (e) => { e.preventDefault(); search(); });
   syncRadius();
 
@@ -98,17 +123,19 @@ export function createLotFinder(o) {
       const held = cachedMe()?.permits ?? [];
       f.permit = held.length ? held : ['none'];
     }
+    const words = text.input.value.trim();
+    if (HAS_WORD.test(words)) f.q = words;
     status.textContent = 'Searching…';
     try {
       if (near.select.value) {
-        const point = near.select.value === 'me' ? await myPosition() : o.center();
+        const point = near.select.value === 'me' ? await myPosition() : near.select.value === 'place' && place ? place : o.center();
         f.lat = Number(point.lat.toFixed(6));
         f.lon = Number(point.lon.toFixed(6));
         f.radius = Number(radius.select.value);
       }
-      const answer = await findLots(o.siteId(), f);
+      const [answer, found] = await Promise.all([findLots(o.siteId(), f), f.q ? placesNear(f.q) : []]);
       if (mine !== seq) return;
-      draw(answer.lots, f);
+      draw(answer.lots, f, found);
     } catch (err) {
       if (mine !== seq) return;
       results.replaceChildren();
@@ -116,10 +143,54 @@ export function createLotFinder(o) {
     }
   }
 
-  function draw(lots, f) {
+  /** Buildings, rooms and services of this campus the words name (people and amenities are not
+   *  where one parks for); none when search cannot be reached. */
+  async function placesNear(/** @type {string} */ words) {
+    try {
+      const centre = o.center();
+      const { data } = await searchPlaces(words, undefined, 10);
+      return data.places.filter((/** @type {any} */ p) => p.position && ['building', 'room', 'service'].includes(p.kind)
+        && metresBetween({ lat: p.position.latitude, lon: p.position.longitude }, centre) <= PLACE_REACH_METRES).slice(0, 4);
+    } catch {
+      return [];
+    }
+  }
+
+  /** "Near Pfau Library" becomes the point lots are measured from; the words give way to it. */
+  function choosePlace(/** @type {any} */ p) {
+    place = { title: p.title, lat: p.position.latitude, lon: p.position.longitude };
+    let option = /** @type {HTMLOptionElement|null} */ (near.select.querySelector('option[value="place"]'));
+    if (!option) {
+      option = /** @type {HTMLOptionElement} */ (el('option', { value: 'place' }));
+      near.select.append(option);
+    }
+    option.textContent = `Near ${p.title}`;
+    near.select.value = 'place';
+    text.input.value = '';
+    syncRadius();
+    search();
+  }
+
+  function drawPlaces(/** @type {any[]} */ found) {
+    placesPart.hidden = !found.length;
+    places.replaceChildren(...found.map((p) => {
+      const b = button('', () => choosePlace(p), 'finder-lot finder-place');
+      b.dataset.placeId = p.id;
+      b.setAttribute('aria-label', `Lots near ${p.title}`);
+      b.append(el('strong', '', p.title), el('small', 'muted', `Lots near it${p.subtitle ? ` · ${p.subtitle}` : ''}`));
+      return el('li', null, b);
+    }));
+  }
+
+  function draw(lots, f, found = []) {
     const held = f.permit && f.permit[0] !== 'none' ? ` (${f.permit.map((p) => PERMIT_NAMES[p] ?? p).join(', ')})` : '';
-    status.textContent = lots.length === 0 ? 'No lot matches. Try fewer filters.'
-      : `${lots.length === 1 ? '1 lot' : `${lots.length} lots`}${f.permit ? ` open to you now${held}` : ''}`;
+    const none = f.q
+      ? `No lot is called “${f.q}”${found.length ? '; lots near a place it names are below.' : '. Try other words or fewer filters.'}`
+      : 'No lot matches. Try fewer filters.';
+    const around = near.select.value === 'place' && place && f.lat != null ? ` near ${place.title}` : '';
+    status.textContent = lots.length === 0 ? none
+      : `${lots.length === 1 ? '1 lot' : `${lots.length} lots`}${around}${f.permit ? ` open to you now${held}` : ''}`;
+    drawPlaces(found);
     panel.dataset.count = String(lots.length);
     results.replaceChildren(...lots.map((lot) => {
       const li = el('li');

@@ -96,7 +96,9 @@ def test_TRL_11_a_comment_and_a_post_written_offline_are_sent_once(driver, own_s
 
     app.js("arguments[0].click()", app.el("#trail-forum-link"))
     app.wait(lambda: app.js("return location.pathname") == "/trails/heart-rock/forum", message="the forum, offline")
-    app.wait(lambda: "connection" in app.el("#trail-forum-status").text, message="says the forum needs a connection")
+    # The screen waits for the network to fail before it falls back on saved copies: on a busy
+    # machine that has taken more than ten seconds.
+    app.wait(lambda: "connection" in app.el("#trail-forum-status").text, timeout=30, message="says the forum needs a connection")
     app.js("arguments[0].click()", app.el("#trail-forum-new"))
     app.js("arguments[0].click()", app.wait(lambda: app.els("#trail-create-post"), message="drop-pin map offline")[0])
     app.wait(lambda: app.els("#trail-post-text"), message="the post form")

@@ -490,6 +490,18 @@ def test_prk1_an_operator_closes_a_lot_for_dates_a_booking_is_refunded_and_drive
     assert fits_the_phone(app)
     app.js("document.querySelector('[data-testid=op-closures]').scrollIntoView({block: 'start'})")
     app.screenshot(artifacts / "operate-lot-closure.png")
+    desk = make_driver(1280, 900, 1, False)
+    try:
+        wide = signed_in(desk, site_server, operator, "/me/operate")
+        open_operate(wide)
+        choose_lot(wide, "lots", lot["id"])
+        wide.wait(lambda: wide.els('[data-testid="op-closures"] .op-closure'), message="the closure on a desktop")
+        wide.js("document.querySelector('[data-testid=op-closures]').scrollIntoView({block: 'center'})")
+        wide.screenshot(artifacts / "operate-lot-closure-desktop.png")
+        assert "On the site’s clock (Pacific Time)" in wide.el('[data-testid="op-closures"]').text, "the zone in words, not its id"
+        assert not wide.console_errors()
+    finally:
+        desk.quit()
 
     status, now = api(site_server.url, "GET", f"/v1/bookings/{booking['id']}", token=driver["token"])
     assert status == 200 and now["state"] == "cancelled", now

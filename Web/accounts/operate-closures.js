@@ -8,7 +8,7 @@ import { problemText } from '../shell/api.js';
 import { confirm } from '../shell/dialog.js';
 import { listLotClosures, addLotClosure, liftLotClosure } from './api.js';
 import { statusLine } from './operate-parts.js';
-import { zonedInstant, zonedParts, spanText, timeValue, addDays } from '../shell/zoned-time.js';
+import { zonedInstant, zonedParts, spanText, timeValue, addDays, zoneName } from '../shell/zoned-time.js';
 
 /** "Sat, Dec 12 – Mon, Dec 14" for whole days, "Sat, Dec 12 8:00 AM – Mon, Dec 14 6:00 PM" otherwise. */
 const closureText = (/** @type {{start: string, end: string}} */ c, /** @type {string} */ timeZone) => spanText(new Date(c.start), new Date(c.end), timeZone);
@@ -35,7 +35,7 @@ export function closuresPart(lot, site, alive) {
   const today = zonedParts(new Date(), zone).date;
   const from = field({ label: 'From', name: 'closureStart', type: 'datetime-local', value: `${addDays(today, 1)}T${timeValue(0)}` });
   const until = field({ label: 'Until', name: 'closureEnd', type: 'datetime-local', value: `${addDays(today, 2)}T${timeValue(0)}`,
-    hint: `On the site’s clock (${zone.replace(/_/g, ' ')}); the lot opens again at this time.` });
+    hint: `On the site’s clock (${zoneName(zone)}); the lot opens again at this time.` });
   // Not `required`: emptied after each closure, it would show as wrong; the server asks for one.
   const reason = field({ label: 'Reason drivers read', name: 'closureReason', maxLength: 200, placeholder: 'e.g. Resurfacing' });
   const f = form({

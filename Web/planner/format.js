@@ -5,6 +5,9 @@
 import { defaultUnits } from '../accounts/units.js';
 import { cachedMe } from '../accounts/session.js';
 
+// Shared with Parking, which names a site's zone the same way.
+export { zoneName } from '../shell/zoned-time.js';
+
 /** The modes in the order forms and legends list them. */
 export const MODES = /** @type {const} */ (['walk', 'bike', 'transit', 'car', 'rideShare']);
 export const MODE_WORDS = { walk: 'Walk', bike: 'Bike', transit: 'Public transport', car: 'Car', rideShare: 'Ride share' };
@@ -98,16 +101,6 @@ export function distance(metres, unit = distanceUnit()) {
 
 /** A place's kind in words, for search results. */
 export const PLACE_KINDS = { landmark: 'Landmark', campus: 'Campus', station: 'Station or stop', building: 'Building', lot: 'Parking lot' };
-
-/** A zone's name in words ("Central European Time") at an instant. @param {string} timeZone @param {string|Date} [at] */
-export function zoneName(timeZone, at = new Date()) {
-  try {
-    const parts = format(`zone|${timeZone}`, { timeZone, timeZoneName: 'longGeneric' }).formatToParts(new Date(at));
-    return parts.find((p) => p.type === 'timeZoneName')?.value ?? timeZone;
-  } catch {
-    return timeZone.replaceAll('_', ' ');
-  }
-}
 
 /** "Every week on Monday and Wednesday, until Friday, 18 December". @param {{weekdays: number[], interval?: number, until?: string, count?: number}} r */
 export function repeatText(r) {

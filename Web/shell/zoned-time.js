@@ -103,3 +103,13 @@ export function untilText(end, timeZone) {
   if (b.minute === 0) return `through ${dayText(zonedInstant(addDays(b.date, -1), 720, timeZone), timeZone)}`;
   return `until ${dayText(end, timeZone)} ${clockText(end, timeZone)}`;
 }
+
+/** A zone's name in words ("Pacific Time", "Central European Time") at an instant; its id, spaced, where the browser has none. @param {string} timeZone @param {string|Date} [at] */
+export function zoneName(timeZone, at = new Date()) {
+  try {
+    const parts = new Intl.DateTimeFormat(undefined, { timeZone, timeZoneName: 'longGeneric' }).formatToParts(new Date(at));
+    return parts.find((p) => p.type === 'timeZoneName')?.value ?? timeZone.replaceAll('_', ' ');
+  } catch {
+    return timeZone.replaceAll('_', ' ');
+  }
+}

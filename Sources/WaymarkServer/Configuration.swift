@@ -54,6 +54,14 @@ public struct WaymarkConfiguration: Sendable {
     public var satelliteTileURLTemplate = ""
     public var satelliteTileAttribution = ""
     public var satelliteTileMaxZoom = 19
+    /// Map images through this server (`/tiles/…`), counted per day for operators (PRK-20);
+    /// set on its own, or by a daily limit.
+    public var countMapUsage = false
+    /// Map images a day (on the analytics' day) after which the server refuses them until the
+    /// next day and the app shows its plain map: a provider's budget, or its fair-use policy.
+    public var mapTileDailyLimit: Int?
+    /// Whether clients are sent through the tile proxy.
+    public var proxiesTiles: Bool { countMapUsage || mapTileDailyLimit != nil }
     /// bcrypt cost of stored passwords (ACC-6). Each step doubles the work; 12 takes about a
     /// quarter of a second here. Lower values are for tests only.
     public var passwordHashCost = 12
@@ -149,6 +157,8 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_SATELLITE_TILE_URL"] { c.satelliteTileURLTemplate = v }
         if let v = env["WAYMARK_SATELLITE_TILE_ATTRIBUTION"] { c.satelliteTileAttribution = v }
         if let v = env["WAYMARK_SATELLITE_TILE_MAX_ZOOM"].flatMap(Int.init) { c.satelliteTileMaxZoom = v }
+        if let v = env["WAYMARK_MAP_COUNT_USAGE"] { c.countMapUsage = Self.truthy(v) }
+        if let v = env["WAYMARK_MAP_TILE_DAILY_LIMIT"].flatMap(Int.init), v > 0 { c.mapTileDailyLimit = v }
         if let v = env["WAYMARK_PASSWORD_COST"].flatMap(Int.init) { c.passwordHashCost = v }
         if let v = env["WAYMARK_IDENTITY_LIMIT"].flatMap(Int.init), v > 0 { c.identityLimitPerAddress = v }
         if let v = env["WAYMARK_WRITE_RATE"].flatMap(Double.init), v >= 0, v.isFinite { c.writeRatePerSecond = v }

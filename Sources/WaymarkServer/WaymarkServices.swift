@@ -98,6 +98,7 @@ struct WaymarkServices: Sendable {
         trails.start(background, jobs: jobs)
         trails.social.start(background, jobs: jobs, environment: environment)
         planner.start(background, jobs: jobs, every: environment.configuration.leaveAlertSeconds, now: environment.now, logger: environment.logger)
+        operations.start(background, logger: environment.logger)
     }
 }
 

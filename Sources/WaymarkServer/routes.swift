@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import OpenAPIRuntime
 import Vapor
@@ -7,6 +8,14 @@ func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfig
     // The sensor gateways' hot path has a route of its own (PRK-2); the generated one is not registered.
     let gatewayEvents = GatewayEventsRoute(services: services, metrics: metrics, maxBytes: config.maxBodyBytes)
     gatewayEvents.register(on: app)
+    // Map images through this server when they are counted (PRK-20): its own client, short
+    // timeouts, no redirects followed.
+    if let usage = services.operations.mapUsage {
+        let client = HTTPClient(eventLoopGroup: app.eventLoopGroup, configuration: .init(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10))))
+        app.lifecycle.use(HTTPClientShutdown(client: client))
+        TileProxyRoute(config: config, usage: usage, client: client, now: services.now).register(on: app)
+    }
     // An operator's venue archive may be far larger than any JSON body (WAY-1).
     let imports = ["importVenue": config.maxImportBytes]
     let transport = CollectingTransport(routes: app, servedElsewhere: [(GatewayEventsRoute.method, GatewayEventsRoute.path)],

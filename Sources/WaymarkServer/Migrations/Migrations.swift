@@ -31,5 +31,6 @@ enum Migrations {
         CreateSensorHealth(),
         CreateLotClosures(),
         ScopeGatewaysToSites(),
+        CreateMapUsage(),
     ]
 }

@@ -24,7 +24,11 @@ extension APIHandler {
     }
 
     func getClientConfig(_ input: Operations.GetClientConfig.Input) async throws -> Operations.GetClientConfig.Output {
-        .ok(.init(body: .json(services.operations.clientConfig)))
+        var config = services.operations.clientConfig
+        if let usage = services.operations.mapUsage, usage.tileDailyLimit != nil {
+            config.mapImagesPaused = try await usage.isSpent(at: services.now())
+        }
+        return .ok(.init(body: .json(config)))
     }
 
     func getOpenAPIDocument(_ input: Operations.GetOpenAPIDocument.Input) async throws -> Operations.GetOpenAPIDocument.Output {

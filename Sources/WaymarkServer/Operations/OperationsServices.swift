@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import WaymarkAPI
 
 /// The Operations area: operators and their analytics, request latencies, and what the server
@@ -11,6 +12,8 @@ struct OperationsServices: Sendable {
     let databaseKind: String
     let openAPIDocument: String
     let clientConfig: Components.Schemas.ClientConfig
+    /// Counts the map images handed out (PRK-20); nil when the server does not proxy them.
+    let mapUsage: MapUsage?
 
     init(_ env: WaymarkEnvironment, accounts: AccountsServices, openAPIDocument: String) {
         let config = env.configuration
@@ -21,15 +24,24 @@ struct OperationsServices: Sendable {
         activity = ActivityRecorder(store: env.store, zone: zone, logger: env.logger)
         databaseKind = config.database.kind
         self.openAPIDocument = openAPIDocument
-        clientConfig = .init(version: WaymarkVersion.current, tileURLTemplate: config.tileURLTemplate,
+        mapUsage = config.proxiesTiles ? MapUsage(store: env.store, zone: zone, tileDailyLimit: config.mapTileDailyLimit) : nil
+        // Counted images come through this server; an empty template (no base map) stays empty.
+        let proxied = { (template: String, style: String) in config.proxiesTiles && !template.isEmpty ? TileProxyRoute.clientTemplate(style) : template }
+        clientConfig = .init(version: WaymarkVersion.current, tileURLTemplate: proxied(config.tileURLTemplate, "default"),
                              tileAttribution: config.tileAttribution, tileMaxZoom: config.tileMaxZoom,
-                             satelliteTileURLTemplate: config.satelliteTileURLTemplate.isEmpty ? nil : config.satelliteTileURLTemplate,
+                             satelliteTileURLTemplate: config.satelliteTileURLTemplate.isEmpty ? nil : proxied(config.satelliteTileURLTemplate, "satellite"),
                              satelliteTileAttribution: config.satelliteTileURLTemplate.isEmpty ? nil : config.satelliteTileAttribution,
                              satelliteTileMaxZoom: config.satelliteTileURLTemplate.isEmpty ? nil : config.satelliteTileMaxZoom)
     }
 }
 
 extension OperationsServices {
+    /// Writes the map usage counted in memory every few seconds, when it is counted.
+    func start(_ background: BackgroundTasks, logger: Logger) {
+        guard let mapUsage else { return }
+        background.start { await mapUsage.run(logger: logger) }
+    }
+
     /// The area's operations that need a signed-in person (`UserAuthMiddleware`).
     static let signedInOperations: Set<String> = [
         "getOperatorAnalytics",

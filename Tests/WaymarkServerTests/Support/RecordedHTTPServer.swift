@@ -6,7 +6,7 @@ import Vapor
 /// tests (Open-Meteo, OSRM), counting the requests and remembering their paths and queries.
 final class RecordedHTTPServer: Sendable {
     /// An answer; `delay` holds it back, for a service that is too slow.
-    struct Recorded: Sendable { var status: HTTPStatus; var body: Data; var delay: Duration = .zero }
+    struct Recorded: Sendable { var status: HTTPStatus; var body: Data; var delay: Duration = .zero; var contentType = "application/json" }
 
     private let app: Application
     private let answer = NIOLockedValueBox<Recorded>(Recorded(status: .ok, body: Data()))
@@ -39,7 +39,7 @@ final class RecordedHTTPServer: Sendable {
             server.paths.withLockedValue { $0.append(req.url.path) }
             let r = server.answers.withLockedValue { $0[req.url.path] } ?? server.answer.withLockedValue { $0 }
             if r.delay > .zero { try await Task.sleep(for: r.delay) }
-            return Response(status: r.status, headers: ["Content-Type": "application/json"], body: .init(data: r.body))
+            return Response(status: r.status, headers: ["Content-Type": r.contentType], body: .init(data: r.body))
         }
         try await app.server.start(address: .hostname("127.0.0.1", port: 0))
         guard let port = app.http.server.shared.localAddress?.port else { throw Abort(.internalServerError) }

@@ -54,6 +54,7 @@ function watchForMouse() {
 function setAttribution(config) {
   const el = $('attribution');
   el.textContent = '';
+  if (config?.mapImagesPaused) { el.textContent = 'Map images are paused until tomorrow'; return; }
   if (!config?.tileAttribution) return;
   const osm = /openstreetmap/i.test(config.tileAttribution);
   if (osm) {

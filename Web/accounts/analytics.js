@@ -111,7 +111,25 @@ function render(a) {
         a.slowestOperations.map((o) => [o.operationId, String(o.count), ms(o.p50Ms), ms(o.p95Ms), ms(o.p99Ms)]), 'an-slowest')
       : el('p', 'muted', 'No requests yet.'),
   ], 'an-slow');
-  return [shares, peak, mods, slow];
+  return [shares, peak, mods, slow, mapUsageSection(a.mapUsage)].filter(Boolean);
+}
+
+/** "Sat, Nov 28" for a YYYY-MM-DD day, whatever the browser's zone. @param {string} date */
+const dayLabel = (date) => new Date(`${date}T12:00:00Z`).toLocaleDateString(undefined, { timeZone: 'UTC', weekday: 'short', month: 'short', day: 'numeric' });
+const count = (/** @type {number} */ n) => n.toLocaleString();
+
+/** Map images handed out per day against the daily limit (PRK-20); nothing when they are not counted. @param {any} u */
+function mapUsageSection(u) {
+  if (!u) return null;
+  const days = [...u.days].reverse();
+  const limit = u.tileDailyLimit;
+  const rows = days.map((d) => [dayLabel(d.date), limit ? `${count(d.tiles)} of ${count(limit)}` : count(d.tiles)]);
+  return section('Map usage', [
+    el('p', 'muted small', limit
+      ? `Map images the app fetched through this server each day. After ${count(limit)} in a day the map shows without them (lots, spots and paths stay) until the next day.`
+      : 'Map images the app fetched through this server each day. No daily limit is set.'),
+    table('Map images per day', ['Day', 'Map images'], rows, 'an-map-usage'),
+  ], 'an-map');
 }
 
 /**

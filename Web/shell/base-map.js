@@ -18,7 +18,9 @@ export function startBaseMap(button, apply) {
     button.setAttribute('aria-pressed', String(satellite));
     button.title = satellite ? 'Show the default map' : 'Show satellite imagery';
     button.setAttribute('aria-label', satellite ? 'Default map' : 'Satellite');
-    if (satellite) apply({ urlTemplate: config.satelliteTileURLTemplate, maxZoom: config.satelliteTileMaxZoom ?? 19, attribution: config.satelliteTileAttribution ?? '' }, config);
+    // Today's map images are spent (PRK-20): the plain map, saying why, asks for none.
+    if (config?.mapImagesPaused) apply(null, config);
+    else if (satellite) apply({ urlTemplate: config.satelliteTileURLTemplate, maxZoom: config.satelliteTileMaxZoom ?? 19, attribution: config.satelliteTileAttribution ?? '' }, config);
     else apply(config?.tileURLTemplate ? { urlTemplate: config.tileURLTemplate, maxZoom: config.tileMaxZoom ?? 19, attribution: config.tileAttribution ?? '' } : null, config);
   }
 

@@ -9,12 +9,13 @@ func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfig
     let gatewayEvents = GatewayEventsRoute(services: services, metrics: metrics, maxBytes: config.maxBodyBytes)
     gatewayEvents.register(on: app)
     // Map images through this server when they are counted (PRK-20): its own client, short
-    // timeouts, no redirects followed.
+    // timeouts, no redirects followed; directions counted on their way to the maps app.
     if let usage = services.operations.mapUsage {
         let client = HTTPClient(eventLoopGroup: app.eventLoopGroup, configuration: .init(
             redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(10))))
         app.lifecycle.use(HTTPClientShutdown(client: client))
         TileProxyRoute(config: config, usage: usage, client: client, now: services.now).register(on: app)
+        DirectionsRoute(usage: usage, now: services.now).register(on: app)
     }
     // An operator's venue archive may be far larger than any JSON body (WAY-1).
     let imports = ["importVenue": config.maxImportBytes]

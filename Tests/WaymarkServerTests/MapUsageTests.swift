@@ -21,7 +21,7 @@ struct MapUsageTests {
             }) { ctx in
                 let config = try await ctx.json("/v1/config")
                 #expect(config["tileURLTemplate"] as? String == "/tiles/default/{z}/{x}/{y}")
-                #expect(config["mapImagesPaused"] as? Bool == false)
+                #expect(config["mapImagesPaused"] as? Bool == false && config["mapUsageCounted"] as? Bool == true)
 
                 let tile = try await ctx.call(.GET, "/tiles/default/15/5600/13000")
                 #expect(tile.status == .ok && tile.body == Self.png)
@@ -61,6 +61,19 @@ struct MapUsageTests {
                 #expect(days.count == 14 && days.last?["tiles"] as? Int == 3 && days.dropLast().allSatisfy { $0["tiles"] as? Int == 0 })
                 #expect(days.last?["date"] as? String == report["to"] as? String)
 
+                // Directions are counted on their way to the maps app, never refused; only numbers go through.
+                let go = try await ctx.call(.GET, "/go/directions?lat=33.8812&lon=-117.8853&app=google")
+                #expect(go.status == .seeOther || go.status == .found, "\(go.status)")
+                #expect(go.headers.first(name: .location) == "https://www.google.com/maps/dir/?api=1&destination=33.881200,-117.885300")
+                let apple = try await ctx.call(.GET, "/go/directions?lat=33.8812&lon=-117.8853&app=apple")
+                #expect(apple.headers.first(name: .location) == "https://maps.apple.com/?daddr=33.881200,-117.885300")
+                for bad in ["lat=91&lon=0", "lat=1e400&lon=0", "lat=0", "lat=0&lon=0&app=evil.example", "lat=nan&lon=0"] {
+                    let r = try await ctx.call(.GET, "/go/directions?\(bad)")
+                    #expect(r.status == .badRequest && r.headers.first(name: .location) == nil, "\(bad): \(r.status)")
+                }
+                let counted = try await ctx.call(.GET, "/v1/operator/analytics", token: olive.token).json["mapUsage"] as? [String: Any]
+                #expect((counted?["days"] as? [[String: Any]])?.last?["directions"] as? Int == 2)
+
                 // A new day, a new budget.
                 ctx.clock.advance(by: 86_400)
                 #expect(try await ctx.call(.GET, "/tiles/default/15/5603/13000").status == .ok)
@@ -78,7 +91,8 @@ struct MapUsageTests {
         try await TestApp.with(db) { ctx in
             let config = try await ctx.json("/v1/config")
             #expect(config["tileURLTemplate"] as? String == WaymarkConfiguration().tileURLTemplate)
-            #expect(config["mapImagesPaused"] == nil)
+            #expect(config["mapImagesPaused"] == nil && config["mapUsageCounted"] == nil)
+            #expect(try await ctx.call(.GET, "/go/directions?lat=0&lon=0").status == .notFound)
             #expect(try await ctx.call(.GET, "/tiles/default/1/0/0").status == .notFound)
             let olive = try await ctx.register("olive")
             #expect(try await ctx.app.grantOperator(login: "olive"))

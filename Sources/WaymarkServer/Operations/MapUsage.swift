@@ -4,19 +4,23 @@ import NIOConcurrencyHelpers
 import SQLKit
 import WaymarkCore
 
-/// Map images this server hands out per day (PRK-20: a map provider's budget), on the day the
-/// operators' analytics count in. Counts wait in memory and are added to the day's row every
+/// Map images this server hands out per day (PRK-20: a map provider's budget), and directions
+/// opened in the phone's maps app, on the day the operators' analytics count in. Counts wait in memory and are added to the day's row every
 /// few seconds, so an image costs no write; past the daily limit an image is refused until the
 /// next day. With several server processes each knows the others' counts from their last
 /// writes, so together they may pass the limit by what they handed out in those seconds.
 final class MapUsage: Sendable {
     enum Kind: String, Sendable, CaseIterable {
+        /// Map images; these have the daily limit.
         case tiles
+        /// Directions opened in the phone's maps app, counted, never refused.
+        case directions
     }
 
     struct Day: Sendable, Equatable {
         var day: LocalDay
         var tiles: Int
+        var directions: Int
     }
 
     private struct State {
@@ -125,16 +129,18 @@ final class MapUsage: Sendable {
     /// Each day of `days` with what was handed out, none left out.
     func days(_ days: ClosedRange<LocalDay>) async throws -> [Day] {
         try await flush()
-        var tiles: [String: Int] = [:]
+        var counts: [String: [Kind: Int]] = [:]
         for row in try await store.sql.raw("""
-            SELECT day, requests FROM map_usage WHERE kind = \(bind: Kind.tiles.rawValue)
-              AND day >= \(bind: days.lowerBound.description) AND day <= \(bind: days.upperBound.description)
+            SELECT day, kind, requests FROM map_usage
+            WHERE day >= \(bind: days.lowerBound.description) AND day <= \(bind: days.upperBound.description)
             """).all() {
-            tiles[try row.decode(column: "day", as: String.self)] = try row.decode(column: "requests", as: Int.self)
+            guard let kind = Kind(rawValue: try row.decode(column: "kind", as: String.self)) else { continue }
+            counts[try row.decode(column: "day", as: String.self), default: [:]][kind] = try row.decode(column: "requests", as: Int.self)
         }
         return (days.lowerBound.number...days.upperBound.number).map { n in
             let day = LocalDay(number: n)
-            return Day(day: day, tiles: tiles[day.description] ?? 0)
+            let c = counts[day.description] ?? [:]
+            return Day(day: day, tiles: c[.tiles] ?? 0, directions: c[.directions] ?? 0)
         }
     }
 

@@ -31,7 +31,8 @@ struct OperationsServices: Sendable {
                              tileAttribution: config.tileAttribution, tileMaxZoom: config.tileMaxZoom,
                              satelliteTileURLTemplate: config.satelliteTileURLTemplate.isEmpty ? nil : proxied(config.satelliteTileURLTemplate, "satellite"),
                              satelliteTileAttribution: config.satelliteTileURLTemplate.isEmpty ? nil : config.satelliteTileAttribution,
-                             satelliteTileMaxZoom: config.satelliteTileURLTemplate.isEmpty ? nil : config.satelliteTileMaxZoom)
+                             satelliteTileMaxZoom: config.satelliteTileURLTemplate.isEmpty ? nil : config.satelliteTileMaxZoom,
+                             mapUsageCounted: config.proxiesTiles ? true : nil)
     }
 }
 

@@ -21,7 +21,7 @@ extension APIHandler {
                 .init(operationId: $0.operation, count: $0.count, p50Ms: $0.p50 * 1000, p95Ms: $0.p95 * 1000, p99Ms: $0.p99 * 1000)
             },
             mapUsage: mapDays.map { days in
-                .init(tileDailyLimit: usage?.tileDailyLimit, days: days.map { .init(date: $0.day.description, tiles: $0.tiles) })
+                .init(tileDailyLimit: usage?.tileDailyLimit, days: days.map { .init(date: $0.day.description, tiles: $0.tiles, directions: $0.directions) })
             }))))
     }
 }

@@ -13,6 +13,7 @@ import { renderNav } from './shell/nav.js';
 import { startRouter, watchPath, go, leave } from './shell/router.js';
 import { startBaseMap } from './shell/base-map.js';
 import { startMyLocation } from './shell/my-location.js';
+import { countDirections } from './shell/directions.js';
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
@@ -140,7 +141,7 @@ async function boot() {
     map,
     services,
     basePath: () => basePath,
-    setTiles(config) { baseMap.setConfig(config); },
+    setTiles(config) { baseMap.setConfig(config); countDirections(!!config?.mapUsageCounted); },
   };
 
   // A tab leads to where its area was left (its home when it is the current one); leaving the

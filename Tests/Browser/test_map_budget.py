@@ -1,7 +1,7 @@
 """The map provider's budget (PRK-20): with a daily limit set, map images come through the
 server, which counts them; past the limit the app keeps working on its plain map (lots and
-pins drawn, no images) and says so, asks for no more images after a reload, and operators
-read the day's count in Analytics. The tile server is a local stand-in answering with one PNG."""
+pins drawn, no images) and says so, asks for no more images after a reload; directions go
+through the server to be counted; and operators read the day's counts in Analytics. The tile server is a local stand-in answering with one PNG."""
 from __future__ import annotations
 
 import http.server
@@ -86,7 +86,14 @@ def test_prk20_past_the_daily_limit_the_map_goes_plain_says_so_and_operators_see
     assert len(server.tiles.paths) == LIMIT
     app.screenshot(artifacts / "map-budget-plain-phone.png")
 
-    # An operator of the whole Waymark reads the day's count against the limit.
+    # Directions go through the server, which counts them and sends the browser on to the maps app.
+    lot = app.js("return window.waymark.pins().find((p) => p.lotId)")
+    app.js("window.waymark.openLot(arguments[0])", lot["lotId"])
+    link = app.wait(lambda: app.els('[data-testid="lot-directions"]'), message="the lot card's directions")[0].get_attribute("href")
+    assert link.startswith(f"{server.url}/go/directions?lat=") and link.endswith("&app=google"), link
+    assert app.js("return fetch(arguments[0], {redirect: 'manual'}).then((r) => r.type)", link) == "opaqueredirect"
+
+    # An operator of the whole Waymark reads the day's counts against the limit.
     email = f"ops{secrets.token_hex(3)}@example.com"
     status, operator = api(server.url, "POST", "/v1/accounts", {"username": f"ops{secrets.token_hex(3)}", "password": "Parking#2026", "email": email})
     assert status == 201, operator
@@ -106,11 +113,11 @@ def test_prk20_past_the_daily_limit_the_map_goes_plain_says_so_and_operators_see
         const t = document.querySelector('[data-testid="an-map-usage"]');
         return t ? [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent.trim())) : null;"""),
                     message="the map usage table")
-    assert len(rows) == 14 and rows[0][1] == f"{LIMIT} of {LIMIT}", rows[:2]
-    assert all(r[1] == f"0 of {LIMIT}" for r in rows[1:]), rows
+    assert len(rows) == 14 and rows[0][1:] == [f"{LIMIT} of {LIMIT}", "1"], rows[:2]
+    assert all(r[1:] == [f"0 of {LIMIT}", "0"] for r in rows[1:]), rows
     assert not any("-" in r[0] for r in rows), "days in words, not YYYY-MM-DD"
     section = app.el('[data-testid="an-map"]').text
-    assert f"After {LIMIT} in a day the map shows without them" in section
+    assert f"After {LIMIT} images in a day the map shows without them" in section
     app.js("document.querySelector('[data-testid=an-map]').scrollIntoView({block: 'start'})")
     app.screenshot(artifacts / "map-budget-analytics-phone.png")
     assert not [e for e in app.console_errors() if "/tiles/" not in e], "nothing but the refused images"

@@ -118,17 +118,17 @@ function render(a) {
 const dayLabel = (date) => new Date(`${date}T12:00:00Z`).toLocaleDateString(undefined, { timeZone: 'UTC', weekday: 'short', month: 'short', day: 'numeric' });
 const count = (/** @type {number} */ n) => n.toLocaleString();
 
-/** Map images handed out per day against the daily limit (PRK-20); nothing when they are not counted. @param {any} u */
+/** Map images handed out per day against the daily limit, and directions opened (PRK-20); nothing when they are not counted. @param {any} u */
 function mapUsageSection(u) {
   if (!u) return null;
   const days = [...u.days].reverse();
   const limit = u.tileDailyLimit;
-  const rows = days.map((d) => [dayLabel(d.date), limit ? `${count(d.tiles)} of ${count(limit)}` : count(d.tiles)]);
+  const rows = days.map((d) => [dayLabel(d.date), limit ? `${count(d.tiles)} of ${count(limit)}` : count(d.tiles), count(d.directions)]);
   return section('Map usage', [
     el('p', 'muted small', limit
-      ? `Map images the app fetched through this server each day. After ${count(limit)} in a day the map shows without them (lots, spots and paths stay) until the next day.`
-      : 'Map images the app fetched through this server each day. No daily limit is set.'),
-    table('Map images per day', ['Day', 'Map images'], rows, 'an-map-usage'),
+      ? `Map images the app fetched through this server each day, and directions opened in the phone’s maps app. After ${count(limit)} images in a day the map shows without them (lots, spots and paths stay) until the next day.`
+      : 'Map images the app fetched through this server each day, and directions opened in the phone’s maps app. No daily limit is set.'),
+    table('Map images and directions per day', ['Day', 'Map images', 'Directions'], rows, 'an-map-usage'),
   ], 'an-map');
 }
 

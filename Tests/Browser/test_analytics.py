@@ -6,6 +6,7 @@ screen. A member has no such menu entry and the API refuses them."""
 from __future__ import annotations
 
 import json
+import re
 import pathlib
 import secrets
 import shutil
@@ -127,8 +128,10 @@ def test_prk17_an_operator_sees_the_figures_a_member_has_no_entry_and_gets_403(d
     acc.menu("analytics")
     acc.wait_view("analytics")
     app.wait(lambda: len(table_rows(app, "an-days")) == 14, message="14 days of shares")
-    today = now.date().isoformat()
+    today = f"{now:%a, %b} {now.day}"  # the day in words, as en-US writes it
     days = {row[0]: row for row in table_rows(app, "an-days")}
+    assert not any(re.match(r"\d{4}-\d{2}-\d{2}", day) for day in days), days.keys()
+    assert "(days in Pacific Time)" in app.el('[data-testid="an-shares"]').text
     assert days[today][1:3] == ["2", "1"], days[today]  # both accounts active today, one booked
     assert days[today][3].startswith("50%"), days[today]
     assert table_rows(app, "an-modifications")[:2] == [["Never", "0"], ["Once", "1"]]
@@ -146,7 +149,7 @@ def test_prk17_an_operator_sees_the_figures_a_member_has_no_entry_and_gets_403(d
     app.js("""
         document.querySelector('form[data-form="analytics-range"] [name="from"]').value = arguments[0];
         document.querySelector('form[data-form="analytics-range"] [name="to"]').value = arguments[1];""",
-           today, tomorrow.date().isoformat())
+           now.date().isoformat(), tomorrow.date().isoformat())
     acc.submit("analytics-range")
     app.wait(lambda: [li.text for li in app.els('[data-testid="an-peak-lots"] li')], message="peak lots")
     lots = [li.text for li in app.els('[data-testid="an-peak-lots"] li')]

@@ -7,6 +7,7 @@
 import { el, button, form, field } from './forms.js';
 import { problemText } from '../shell/api.js';
 import { fetchAnalytics } from './api.js';
+import { zoneName } from '../shell/zoned-time.js';
 
 
 const percent = (/** @type {number} */ x) => `${Math.round(x * 1000) / 10}%`;
@@ -70,9 +71,9 @@ function section(title, body, testid) {
 function render(a) {
   const days = [...a.days].reverse();
   const shares = section('Who books', [
-    el('p', 'muted small', `Accounts active each day and how many of them booked a space (${a.timeZone}).`),
+    el('p', 'muted small', `Accounts active each day and how many of them booked a space (days in ${zoneName(a.timeZone)}).`),
     table('Share of active accounts that booked, per day', ['Day', 'Active', 'Booked', 'Share'],
-      days.map((d) => [d.date, String(d.activeUsers), String(d.bookingUsers), shareCell(d.share)]), 'an-days'),
+      days.map((d) => [dayLabel(d.date), String(d.activeUsers), String(d.bookingUsers), shareCell(d.share)]), 'an-days'),
   ], 'an-shares');
 
   const peakList = el('ol', 'an-lots');
@@ -153,7 +154,7 @@ export function analyticsView(_ctx) {
       from.input.value = a.from;
       to.input.value = a.to;
       results.replaceChildren(...render(a));
-      status.textContent = `${a.from} to ${a.to}`;
+      status.textContent = `${dayLabel(a.from)} to ${dayLabel(a.to)}`;
     } catch (err) {
       if (alive) status.textContent = problemText(err);
       throw err;

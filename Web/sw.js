@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-29.2';
+const VERSION = '2026-11-29.3';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -193,6 +193,9 @@ self.addEventListener('fetch', (event) => {
   if (url.origin !== self.location.origin) return;
   const path = url.pathname;
   if (path.endsWith('/live') || path === '/health' || path === '/ready' || path === '/metrics') return;
+  // Map images through the server (PRK-20) are many and kept by the browser's own cache; a
+  // counted directions link is a redirect to the maps app. Neither belongs in the API copies.
+  if (path.startsWith('/tiles/') || path.startsWith('/go/')) return;
   // A price and the spaces left are only true now; an old copy would mislead (PRK-12).
   if (path.endsWith('/booking-quote')) return;
   // One person's data (a token goes with it) is never kept: sign-out must leave nothing behind (ACC-3).

@@ -5,9 +5,9 @@ import SQLKit
 import WaymarkCore
 
 /// Map images this server hands out per day (PRK-20: a map provider's budget), and directions
-/// opened in the phone's maps app, on the day the operators' analytics count in. Counts wait in memory and are added to the day's row every
-/// few seconds, so an image costs no write; past the daily limit an image is refused until the
-/// next day. With several server processes each knows the others' counts from their last
+/// opened in the phone's maps app, on the day the operators' analytics count in. Counts wait
+/// in memory and are added to the day's row every few seconds, so an image costs no write;
+/// past the daily limit an image is refused until the next day. With several server processes each knows the others' counts from their last
 /// writes, so together they may pass the limit by what they handed out in those seconds.
 final class MapUsage: Sendable {
     enum Kind: String, Sendable, CaseIterable {

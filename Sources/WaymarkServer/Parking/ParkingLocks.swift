@@ -5,10 +5,16 @@ import SQLKit
 extension AdvisoryLocks {
     /// Everything that counts or changes the booked capacity of a lot.
     static let lotSpace = 0x5759_0002
+    /// A site's own gateways: their names and how many are active.
+    static let siteGatewaysSpace = 0x5759_0004
     /// One instance at a time sweeps bookings (forfeit, complete).
     static let bookingSweep = 1
 
     static func lockLot(_ lotId: String, sql: any SQLDatabase) async throws {
         try await lock(space: lotSpace, id: lotId, sql: sql)
+    }
+
+    static func lockSiteGateways(_ siteId: String, sql: any SQLDatabase) async throws {
+        try await lock(space: siteGatewaysSpace, id: siteId, sql: sql)
     }
 }

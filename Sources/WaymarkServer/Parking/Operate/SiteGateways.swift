@@ -13,7 +13,6 @@ struct SiteGateways: Sendable {
 
     /// Active gateways a site may have; a campus needs a handful.
     static let mostActive = 50
-    static let lockSpace = 0x5759_0004
 
     struct Listed: Sendable {
         var id: String
@@ -67,7 +66,7 @@ struct SiteGateways: Sendable {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         let now = now()
         return try await store.write { sql in
-            try await AdvisoryLocks.lock(space: Self.lockSpace, id: siteId, sql: sql)
+            try await AdvisoryLocks.lockSiteGateways(siteId, sql: sql)
             guard try await GatewayKeys.activeId(name: name, siteId: siteId, sql: sql) == nil else {
                 throw Problem.conflict("gateway-name-taken", "\(site.name) already has a gateway named ‘\(name)’; choose another name, or give that one a new secret.")
             }

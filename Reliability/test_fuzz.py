@@ -102,6 +102,17 @@ include-operation-id = "createBooking"
 headers = { Authorization = "Bearer {member_token}" }
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "402", "403", "404", "409", "429"]
 
+# a weekly booking: the first date bookable, its weekday among those chosen, at most 200 days
+# and 60 dates; the quote needs no sign-in
+[[operations]]
+include-operation-id = "quoteBookingSeries"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404", "409", "429"]
+
+[[operations]]
+include-operation-id = "createBookingSeries"
+headers = { Authorization = "Bearer {member_token}" }
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "402", "403", "404", "409", "429"]
+
 # the new range must be bookable, as for createBooking
 [[operations]]
 include-operation-id = "modifyBooking"
@@ -126,7 +137,7 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401",
 
 # the rest of bookings and the wallet, as a member
 [[operations]]
-include-operation-id-regex = "^(listBookings|getBooking|cancelBooking|checkInBooking|getWallet|getWalletHistory|topUpWallet)$"
+include-operation-id-regex = "^(listBookings|getBooking|cancelBooking|checkInBooking|getBookingSeries|cancelBookingSeries|getWallet|getWalletHistory|topUpWallet)$"
 headers = { Authorization = "Bearer {member_token}" }
 
 # lat and lon go together, radius needs a point, at needs permit (PRK-14)

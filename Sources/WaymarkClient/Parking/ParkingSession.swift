@@ -5,6 +5,7 @@ extension SessionMiddleware {
         "getSchedule", "createScheduleBlock", "updateScheduleBlock", "deleteScheduleBlock",
         "getScheduleLotAdvice", "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
+        "createBookingSeries", "getBookingSeries", "cancelBookingSeries",
         "listLotReviews", "putMyLotReview", "deleteMyLotReview",
         "listOperatedSites", "listSiteOperators", "grantSiteOperator", "revokeSiteOperator", "listOperatorChanges",
         "getLotSettings", "updateLotSettings", "setSpotOpening", "getSensorHealth", "addLotClosure", "liftLotClosure",

@@ -18,7 +18,8 @@ enum PersonalExport {
         .init("password_resets", "user_id"), .init("idempotency_keys", "user_id"), .init("user_activity_days", "user_id"),
         .init("operators", "user_id"),
         // Parking
-        .init("holds", "user_id"), .init("bookings", "user_id"), .init("lot_reviews", "user_id"), .init("schedule_blocks", "user_id"),
+        .init("holds", "user_id"), .init("bookings", "user_id"), .init("booking_series", "user_id"), .init("lot_reviews", "user_id"),
+        .init("schedule_blocks", "user_id"),
         .init("site_operators", "user_id", "granted_by"), .init("operator_changes", "user_id", "subject_id"),
         // Notifications
         .init("notifications", "user_id"), .init("lot_watches", "user_id"), .init("push_subscriptions", "user_id"),

@@ -32,5 +32,6 @@ enum Migrations {
         CreateLotClosures(),
         ScopeGatewaysToSites(),
         CreateMapUsage(),
+        CreateBookingSeries(),
     ]
 }

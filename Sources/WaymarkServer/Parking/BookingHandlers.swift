@@ -74,7 +74,8 @@ enum BookingMapping {
         return .init(
             id: b.id, lotId: b.lotId, siteId: r.siteId, lotCode: r.lotCode, lotName: r.lotName,
             lotEntrance: .init(latitude: r.lotEntrance.latitude, longitude: r.lotEntrance.longitude), start: b.range.start, end: b.range.end, state: state, paid: money(b.paid), modifications: b.modifications,
-            createdAt: r.createdAt, checkInOpensAt: window.start, forfeitAt: window.end, checkedInAt: b.checkedInAt)
+            createdAt: r.createdAt, checkInOpensAt: window.start, forfeitAt: window.end, checkedInAt: b.checkedInAt,
+            seriesId: r.seriesId)
     }
 
     static func quote(_ q: BookingService.Quote) -> Components.Schemas.BookingQuote {

@@ -30,12 +30,12 @@ struct BookingService: Sendable {
 
     /// A range that cannot be booked is an answer here, not an error: a booking screen asks
     /// while the driver is still choosing the time.
-    func quote(lotId: String, range: BookingRange) async throws -> Quote {
+    func quote(lotId: String, range: BookingRange, checkAdvance: Bool = true) async throws -> Quote {
         let now = now()
         let sql = store.sql
         let offer: LotOfferRow, price: PriceQuote
         do {
-            (offer, price) = try await priced(lotId: lotId, range: range, now: now, sql: sql)
+            (offer, price) = try await priced(lotId: lotId, range: range, now: now, checkAdvance: checkAdvance, sql: sql)
         } catch let problem as Problem where problem.type == Self.invalidRange("").type {
             return Quote(lotId: lotId, range: range, price: nil, problem: problem, spacesLeft: 0)
         }
@@ -282,6 +282,7 @@ struct BookingService: Sendable {
         try await PromisedSpaces.refresh(lotIds: future.filter { $0.booking.awaitsArrival(at: now) }.map(\.booking.lotId), now: now, sql: sql)
         let tombstone = "erased-" + UUID().uuidString.lowercased()
         try await sql.raw("UPDATE bookings SET user_id = \(bind: tombstone) WHERE user_id = \(bind: userId)").run()
+        try await sql.raw("UPDATE booking_series SET user_id = \(bind: tombstone) WHERE user_id = \(bind: userId)").run()
         try await LedgerStore.anonymise(userId: userId, tombstone: tombstone, sql: sql)
     }
 
@@ -289,7 +290,7 @@ struct BookingService: Sendable {
 
     /// Refuses a range that would put more of the person's bookings on one moment than the
     /// limit. Run under the person's lock, so two requests at once are counted one after the other.
-    private func checkOverlap(userId: String, range: BookingRange, excluding id: String?, sql: any SQLDatabase) async throws {
+    func checkOverlap(userId: String, range: BookingRange, excluding id: String?, sql: any SQLDatabase) async throws {
         let mine = try await sql.raw("""
             \(unsafeRaw: BookingRow.select)
             WHERE b.user_id = \(bind: userId) AND b.state IN ('booked', 'checkedIn')
@@ -322,7 +323,8 @@ struct BookingService: Sendable {
     }
 
     /// The lot's offer and the price of `range` there, or the problem that stops the booking.
-    private func priced(lotId: String, range: BookingRange, now: Date, sql: any SQLDatabase) async throws -> (LotOfferRow, PriceQuote) {
+    func priced(lotId: String, range: BookingRange, now: Date, checkAdvance: Bool = true,
+                sql: any SQLDatabase) async throws -> (LotOfferRow, PriceQuote) {
         guard let lot = try await BookingStore.offer(lotId: lotId, sql: sql) else { throw Problem.notFound("lot") }
         guard var offer = lot.offer, offer.problem == nil else {
             throw Problem.conflict("lot-not-bookable", "This lot takes no bookings.")
@@ -336,7 +338,7 @@ struct BookingService: Sendable {
             if case .invalidTariff = error { throw Problem.conflict("lot-not-bookable", words) }
             throw Self.invalidRange(words)
         }
-        if let problem = BookingOffer.advanceProblem(range, now: now) { throw Self.invalidRange(problem) }
+        if checkAdvance, let problem = BookingOffer.advanceProblem(range, now: now) { throw Self.invalidRange(problem) }
         return (LotOfferRow(lotId: lot.lotId, siteId: lot.siteId, offer: offer, timeZone: lot.timeZone), price)
     }
 
@@ -346,7 +348,7 @@ struct BookingService: Sendable {
 
     /// Runs a core rule and turns its refusal into the problem the contract names.
     /// Times in the refusal are told on the site's clock (`zone`) in the person's language.
-    private static func decide<T>(zone: TimeZone, _ rule: () throws(BookingError) -> T) throws -> T {
+    static func decide<T>(zone: TimeZone, _ rule: () throws(BookingError) -> T) throws -> T {
         do throws(BookingError) {
             return try rule()
         } catch {
@@ -365,7 +367,7 @@ struct BookingService: Sendable {
 
     /// A write transaction whose lots with moved free counts reach the live counters once it
     /// has committed (never from one that rolled back).
-    private func writing<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase, PromisedSpaces.Moved) async throws -> T) async throws -> T {
+    func writing<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase, PromisedSpaces.Moved) async throws -> T) async throws -> T {
         let moved = PromisedSpaces.Moved()
         let result = try await store.write { sql in try await body(sql, moved) }
         let lots = moved.all
@@ -376,18 +378,18 @@ struct BookingService: Sendable {
         return result
     }
 
-    private func tell(_ released: [Booking]) async {
+    func tell(_ released: [Booking]) async {
         guard !released.isEmpty else { return }
         for observer in observers { await observer.spacesReleased(released) }
     }
 
-    private func require(_ id: String, sql: any SQLDatabase) async throws -> BookingRow {
+    func require(_ id: String, sql: any SQLDatabase) async throws -> BookingRow {
         guard let row = try await BookingStore.booking(id: id, sql: sql) else { throw Problem.notFound("booking") }
         return row
     }
 
     /// Someone else's booking is as unknown as a missing one.
-    private func owned(_ principal: Principal, _ id: String, sql: any SQLDatabase) async throws -> BookingRow {
+    func owned(_ principal: Principal, _ id: String, sql: any SQLDatabase) async throws -> BookingRow {
         guard let row = try await BookingStore.booking(id: id, sql: sql), row.booking.userId == principal.userId else {
             throw Problem.notFound("booking")
         }

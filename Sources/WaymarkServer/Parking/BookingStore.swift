@@ -13,10 +13,12 @@ struct BookingRow: Sendable {
     var lotEntrance: Coordinate
     /// The site's clock, which the booking's times are told in.
     var timeZone: TimeZone
+    /// The weekly series the booking is one date of.
+    var seriesId: String?
 
     static let select = """
         SELECT b.id, b.user_id, b.lot_id, b.site_id, b.start_at, b.end_at, b.state, b.currency, b.paid_minor,
-               b.modifications, b.checked_in_at, b.created_at, l.code AS lot_code, l.name AS lot_name,
+               b.modifications, b.checked_in_at, b.created_at, b.series_id, l.code AS lot_code, l.name AS lot_name,
                l.entrance_lat, l.entrance_lon, s.time_zone AS time_zone
         FROM bookings b JOIN lots l ON l.id = b.lot_id JOIN sites s ON s.id = b.site_id
         """
@@ -40,6 +42,7 @@ struct BookingRow: Sendable {
         lotEntrance = Coordinate(latitude: try r.decode(column: "entrance_lat", as: Double.self),
                                  longitude: try r.decode(column: "entrance_lon", as: Double.self))
         timeZone = TimeZone(identifier: try r.decode(column: "time_zone", as: String.self)) ?? .gmt
+        seriesId = try r.decode(column: "series_id", as: String?.self)
     }
 }
 
@@ -115,13 +118,13 @@ enum BookingStore {
             """).all().map { try BookingRow($0).booking }
     }
 
-    static func insert(_ b: Booking, siteId: String, at now: Date, sql: any SQLDatabase) async throws {
+    static func insert(_ b: Booking, siteId: String, seriesId: String? = nil, at now: Date, sql: any SQLDatabase) async throws {
         try await sql.raw("""
             INSERT INTO bookings (id, user_id, lot_id, site_id, start_at, end_at, state, currency, paid_minor, modifications,
-                                  checked_in_at, created_at, updated_at)
+                                  checked_in_at, created_at, updated_at, series_id)
             VALUES (\(bind: b.id), \(bind: b.userId), \(bind: b.lotId), \(bind: siteId), \(bind: b.range.start.millis),
                     \(bind: b.range.end.millis), \(bind: b.state.rawValue), \(bind: b.paid.currency), \(bind: b.paid.minorUnits),
-                    \(bind: b.modifications), \(bind: b.checkedInAt?.millis), \(bind: now.millis), \(bind: now.millis))
+                    \(bind: b.modifications), \(bind: b.checkedInAt?.millis), \(bind: now.millis), \(bind: now.millis), \(bind: seriesId))
             """).run()
     }
 

@@ -71,6 +71,7 @@ extension ParkingServices {
         "getSchedule", "createScheduleBlock", "updateScheduleBlock", "deleteScheduleBlock",
         "getScheduleLotAdvice", "createHold", "listHolds", "getHold", "cancelHold", "answerHold",
         "createBooking", "listBookings", "getBooking", "modifyBooking", "cancelBooking", "checkInBooking",
+        "createBookingSeries", "getBookingSeries", "cancelBookingSeries",
         "putMyLotReview", "deleteMyLotReview",
         "listOperatedSites", "listSiteOperators", "grantSiteOperator", "revokeSiteOperator", "listOperatorChanges",
         "getLotSettings", "updateLotSettings", "setSpotOpening", "getSensorHealth", "addLotClosure", "liftLotClosure",

@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-29.3';
+const VERSION = '2026-11-29.4';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -69,6 +69,7 @@ const SHELL = [
   '/parking/api.js',
   '/parking/area.js',
   '/parking/booking-form.js',
+  '/parking/booking-repeat.js',
   '/parking/bookings-view.js',
   '/parking/colours.js',
   '/parking/format.js',

@@ -9,6 +9,7 @@ import json
 import pathlib
 import shutil
 import sqlite3
+import subprocess
 import tempfile
 import time
 import uuid
@@ -359,3 +360,74 @@ def test_prk19_bookings_and_permits_made_offline_are_sent_once_when_back_online(
     failed.find_element("css selector", '[data-action="discard"]').click()
     app.wait(lambda: not app.els('[data-testid="bookings-waiting"] [data-write-id]'), message="discarded")
     assert app.el("#nav-me").get_attribute("data-waiting") == "0"
+
+
+def test_prk12_book_every_week_until_a_day_dates_that_cannot_be_booked_said_why_then_cancel_the_rest(app, booking_server, artifacts):
+    """UniPark's "every Tuesday 11:00–21:00 until June", shortened: four weekly dates, one the
+    operator has closed, one on which the person already has two bookings (their limit)."""
+    session = register(booking_server)
+    token = session["token"]
+    assert post(booking_server, "/v1/wallet/top-ups", {"amountMinor": 10000, "currency": "USD"}, token, key=str(uuid.uuid4()))[0] == 201
+    lot = booking_server.lot("A")
+    tz = ZoneInfo(booking_server.site["timeZone"])
+    first = (datetime.now(tz) + timedelta(days=1)).replace(hour=10, minute=0, second=0, microsecond=0)
+    weeks = [first + timedelta(days=7 * i) for i in range(4)]
+
+    ops = new_account(booking_server.url, "ops", PASSWORD, email=f"ops{uuid.uuid4().hex[:6]}@example.com")
+    out = subprocess.run([str(booking_server.binary), "operator", "grant", ops["user"]["email"], "--site", booking_server.site["code"],
+                          "--database", str(booking_server.database)], capture_output=True, text=True, env=booking_server.env)
+    assert out.returncode == 0, out.stderr
+    closed_day = weeks[1].replace(hour=0)
+    status, closure = post(booking_server, f"/v1/lots/{lot['id']}/closures",
+                           {"start": iso(closed_day), "end": iso(closed_day + timedelta(days=1)), "reason": "Commencement"}, ops["token"])
+    assert status == 201, closure
+    for _ in range(2):
+        book(booking_server, token, lot["id"], weeks[2], 120)
+
+    sign_in_browser(app, session)
+    app.js("window.waymark.openLot(arguments[0])", lot["id"])
+    app.wait(lambda: app.el('#lot-card [data-testid="booking"]'), message="booking section")
+    set_booking_range(app, first.strftime("%Y-%m-%d"), "10:00", "12:00")
+    app.js("document.querySelector('#lot-card input[name=\"repeat\"]').click()")
+    app.js("""const i = document.querySelector('#lot-card input[name="repeat-until"]');
+              i.value = arguments[0]; i.dispatchEvent(new Event('change', {bubbles: true}));""", weeks[3].strftime("%Y-%m-%d"))
+    weekday = first.strftime("%A")
+    quoted = lambda: app.js("return document.querySelector('#lot-card [data-testid=\"booking-quote\"]').textContent")
+    line = app.wait(lambda: "3 of 4 dates" in quoted() and quoted(), message=f"the weekly quote ({quoted()})")
+    assert line.startswith(f"Every {weekday}, 10:00") and "$36.00 in all" in line, line
+    app.js("arguments[0].scrollIntoView({block: 'center'})", app.el('#lot-card [data-testid="booking-dates"]'))
+    dates = app.els('#lot-card [data-testid="booking-dates"] li')
+    assert len(dates) == 4
+    assert [d.get_attribute("class") for d in dates] == ["", "unavailable", "", ""]
+    assert "$12.00" in dates[0].text and "Commencement" in dates[1].text, dates[1].text
+    assert "T10:00" not in app.el('#lot-card [data-testid="booking"]').text, "no ISO timestamps"
+    app.wait(lambda: app.el('#lot-card [data-action="book"]').text == "Book 3 dates for $36.00", message="book button")
+    app.js("arguments[0].scrollIntoView({block: 'center'})", app.el('#lot-card [data-testid="booking"]'))
+    app.screenshot(artifacts / "booking-weekly.png")
+    app.el('#lot-card [data-action="book"]').click()
+    assert f"Every {weekday}" in app.dialog("confirm-booking").text
+    app.dialog_action("confirm-booking", "confirm")
+
+    # The date over the person's limit is only known when booking: it is told, with why.
+    skipped = app.dialog("series-skipped").text
+    assert "Commencement" in skipped and "at most 2 may overlap" in skipped, skipped
+    app.screenshot(artifacts / "booking-weekly-skipped.png")
+    app.dialog_action("series-skipped", "ok")
+
+    acc = Accounts(app)
+    acc.wait_view("bookings")
+    _, listed = api(booking_server.url, "GET", "/v1/bookings", token=token)
+    weekly = [b for b in listed["bookings"] if b.get("seriesId")]
+    assert len(weekly) == 2 and {datetime.fromisoformat(b["start"].replace("Z", "+00:00")) for b in weekly} == {weeks[0], weeks[3]}
+    assert wallet(booking_server, token)[0] == 10000 - 4 * 1200
+    card = app.wait(lambda: app.el(f'[data-booking-id="{weekly[0]["id"]}"]'), message="a weekly date in Your Bookings")
+    assert "repeats weekly" in card.text
+
+    app.el(f'[data-booking-id="{weekly[0]["id"]}"] [data-action="cancel-series"]').click()
+    dialog = app.dialog("cancel-series").text
+    assert "all 2 dates left" in dialog and "$24.00 goes back to your wallet" in dialog and f"Every {weekday}" in dialog, dialog
+    app.dialog_action("cancel-series", "confirm")
+    app.wait(lambda: all(app.el(f'[data-booking-id="{b["id"]}"]').get_attribute("data-state") == "cancelled" for b in weekly),
+             message="both weekly dates cancelled")
+    assert wallet(booking_server, token)[0] == 10000 - 2 * 1200
+    assert not app.console_errors()

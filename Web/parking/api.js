@@ -58,6 +58,18 @@ export function quote(lotId, start, end) {
 export const listBookings = () => authed('GET', '/v1/bookings');
 
 /**
+ * A weekly booking: the first range, the weekdays (1 = Sunday … 7 = Saturday) and the last
+ * site-local day (YYYY-MM-DD). The quote is public and priced date by date.
+ * @param {{lotId: string, start: Date, end: Date, weekdays: number[], until: string}} s
+ */
+const seriesBody = (s) => ({ lotId: s.lotId, start: s.start.toISOString(), end: s.end.toISOString(), weekdays: s.weekdays, until: s.until });
+export const quoteSeries = (s) => send('POST', '/v1/booking-series/quote', { json: seriesBody(s) });
+/** Needs a connection: a term of bookings is not something to pay for unseen. */
+export const bookSeries = (s, key) => authed('POST', '/v1/booking-series', { json: seriesBody(s), headers: { 'Idempotency-Key': key } });
+export const getSeries = (seriesId) => authed('GET', `/v1/booking-series/${id(seriesId)}`);
+export const cancelSeries = (seriesId) => authed('POST', `/v1/booking-series/${id(seriesId)}/cancel`);
+
+/**
  * Books a space, now or (offline) when the server can be reached, with the intent's key.
  * @param {{key: string, label: string, lot: {id: string, code: string, name: string}, start: Date, end: Date}} b
  */

@@ -12,7 +12,8 @@ import { formatMoney } from '../shell/money.js';
 import {
   zonedParts, zonedInstant, addDays, timeValue, minuteOf, rangeText,
 } from '../shell/zoned-time.js';
-import { quote, newKey, book as bookSpace } from './api.js';
+import { quote, quoteSeries, bookSeries, newKey, book as bookSpace } from './api.js';
+import { repeatControls, datesList, seriesLine } from './booking-repeat.js';
 import { getWallet, topUp, balanceIn } from '../accounts/api.js';
 
 const STEP = 15;
@@ -97,9 +98,12 @@ export function bookingSection(o) {
   const book = /** @type {HTMLButtonElement} */ (el('button', 'acc-button primary booking-go'));
   book.type = 'button';
   book.dataset.action = 'book';
-  sec.append(row, next, line, error, book);
+  const repeat = repeatControls(id, now.date, () => later());
+  const dates = el('div', 'booking-dates-wrap');
+  sec.append(row, next, repeat.element, line, dates, error, book);
 
-  /** @type {{start: Date, end: Date, quote: any, offline?: boolean}|null} */
+  /** `series` is the weekly booking's quote when Repeat is on; `quote` then sums it up.
+   * @type {{start: Date, end: Date, quote: any, series?: any, offline?: boolean}|null} */
   let current = null;
   /** The key of the booking being attempted: kept across a top-up and retries, new per range. */
   let pendingKey = '';
@@ -129,19 +133,44 @@ export function bookingSection(o) {
     }
     const q = current?.quote;
     book.disabled = !q?.available;
-    book.textContent = q?.bookable && q.total ? `Book for ${formatMoney(q.total)}` : 'Book';
+    const n = current?.series?.availableCount;
+    if (n) book.textContent = `Book ${n} ${n === 1 ? 'date' : 'dates'} for ${formatMoney(q.total)}`;
+    else book.textContent = q?.bookable && q.total ? `Book for ${formatMoney(q.total)}` : 'Book';
+  }
+
+  const seriesOf = (r) => ({ lotId: lot.id, start: r.start, end: r.end, weekdays: repeat.weekdays, until: repeat.until });
+
+  /** The weekly booking's dates, each priced or with why it cannot be booked. */
+  async function requoteSeries(r, mine) {
+    try {
+      const q = await quoteSeries(seriesOf(r));
+      if (mine !== seq) return;
+      current = { start: r.start, end: r.end, series: q, quote: { available: q.availableCount > 0, bookable: true, total: q.total } };
+      sec.dataset.available = String(q.availableCount > 0);
+      line.textContent = seriesLine(q);
+      dates.replaceChildren(datesList(q, timeZone));
+    } catch (err) {
+      if (mine !== seq) return;
+      line.textContent = err instanceof OfflineError
+        ? 'Offline: a weekly booking needs a connection to check every date. Book one date now, or try again when online.'
+        : problemText(err);
+    }
+    showButton();
   }
 
   async function requote() {
     const r = range();
     error.hidden = true;
     current = null;
+    dates.replaceChildren();
     if (!r) { line.textContent = 'Choose a day and a time.'; showButton(); return; }
     next.hidden = !r.nextDay;
     next.textContent = r.nextDay ? `Until ${until.value} the next day` : '';
+    repeat.follow(day.value);
     const mine = ++seq;
     line.textContent = 'Checking…';
     showButton();
+    if (repeat.on) { await requoteSeries(r, mine); return; }
     try {
       const q = await quote(lot.id, r.start, r.end);
       if (mine !== seq) return;
@@ -179,6 +208,7 @@ export function bookingSection(o) {
     const c = current;
     if (c?.offline) { await queueOffline(c); return; }
     if (!c?.quote?.available) return;
+    if (c.series) { await goSeries(c); return; }
     const when = rangeText(c.start, c.end, timeZone);
     const ok = await confirm({
       name: 'confirm-booking',
@@ -214,17 +244,54 @@ export function bookingSection(o) {
     }
   }
 
+  /** Every bookable date of the weekly booking, paid together; the dates left out are told. */
+  async function goSeries(c) {
+    const q = c.series;
+    const ok = await confirm({
+      name: 'confirm-booking',
+      title: `Book ${lot.code} · ${seriesLine(q)}?`,
+      message: `${formatMoney(q.total)} is paid from your wallet now, date by date. Check in on each day from 15 minutes before the start until 15 minutes after it, or that date's space is released and nothing is refunded. You can cancel any date, or all that are left, for free until it starts.`,
+      confirm: `Book ${q.availableCount} ${q.availableCount === 1 ? 'date' : 'dates'} for ${formatMoney(q.total)}`,
+    });
+    if (!ok) return;
+    const rangeKey = `${c.start.toISOString()}/${c.end.toISOString()}/${repeat.weekdays.join(',')}/${repeat.until}`;
+    if (rangeKey !== pendingRange) { pendingKey = newKey(); pendingRange = rangeKey; }
+    book.disabled = true;
+    book.setAttribute('aria-busy', 'true');
+    error.hidden = true;
+    try {
+      const result = await bookPaying(c, async () => ({ series: await bookSeries(seriesOf(c), pendingKey) }));
+      if (!result) return;
+      pendingKey = '';
+      pendingRange = '';
+      const made = result.series.bookings.length, all = made + result.series.skipped.length;
+      toast(`Booked ${made === all ? '' : `${made} of `}${all} ${all === 1 ? 'date' : 'dates'} at ${lot.code}`);
+      if (result.series.skipped.length) {
+        const lines = result.series.skipped.map((s) => `${rangeText(new Date(s.start), new Date(s.end), timeZone)}: ${s.reason}`);
+        await inform({ name: 'series-skipped', title: 'Not every date was booked', message: lines.join('\n') });
+      }
+      o.onBooked(result.series.bookings[0] ?? null);
+      requote();
+    } catch (err) {
+      error.textContent = err instanceof OfflineError ? 'Waymark cannot be reached: nothing was booked. Try again when online.' : problemText(err);
+      error.hidden = false;
+    } finally {
+      book.removeAttribute('aria-busy');
+      showButton();
+    }
+  }
+
   /**
    * Books, offering a top-up first when the wallet holds too little (checked before, and again
    * if the server says so: another device may have spent it meanwhile). Null when the person
    * gave up; `queued` when the connection dropped and the booking waits in the outbox.
    */
-  async function bookPaying(c) {
+  async function bookPaying(c, sending = () => send(c)) {
     const price = c.quote.total;
     let wallet = await getWallet();
     if (balanceIn(wallet, price.currency).minorUnits >= price.minorUnits) {
       try {
-        return await send(c);
+        return await sending();
       } catch (err) {
         if (!(err instanceof ProblemError) || err.kind !== 'insufficient-funds') throw err;
       }
@@ -236,7 +303,7 @@ export function bookingSection(o) {
     const picked = await choose({
       name: 'top-up-to-book',
       title: 'Add money to your wallet?',
-      message: `Your wallet holds ${formatMoney(balance)} and this booking costs ${formatMoney(price)}. Add money, then the booking is made.`,
+      message: `Your wallet holds ${formatMoney(balance)} and ${c.series ? 'these bookings cost' : 'this booking costs'} ${formatMoney(price)}. Add money, then ${c.series ? 'the dates are booked' : 'the booking is made'}.`,
       actions: [
         { id: 'cancel', label: 'Not now' },
         ...choices.map((a, i) => ({ id: String(a), label: `Add ${formatMoney({ minorUnits: a, currency: price.currency })} and book`, kind: /** @type {'primary'|'plain'} */ (i === 0 ? 'primary' : 'plain') })),
@@ -249,7 +316,7 @@ export function bookingSection(o) {
       await inform({ name: 'top-up-failed', title: 'Money not added', message: problemText(err) });
       return null;
     }
-    return send(c);
+    return sending();
   }
 
   /** The booking, sent now or, when the connection drops on the way, queued with its key. */

@@ -13,7 +13,7 @@ import { toast } from '../shell/toast.js';
 import { formatMoney } from '../shell/money.js';
 import { directionsURL } from '../shell/directions.js';
 import { rangeText, clockText, zonedParts, zonedInstant, addDays, timeValue, minuteOf } from '../shell/zoned-time.js';
-import { listBookings, checkIn, modifyBooking, quote, cancelBooking } from './api.js';
+import { listBookings, checkIn, modifyBooking, quote, cancelBooking, getSeries, cancelSeries } from './api.js';
 import { writes, onChange, retry, discard } from '../accounts/outbox.js';
 
 const REFRESH_MS = 15_000;
@@ -133,6 +133,7 @@ export function bookingsView(ctx, o = {}) {
 
     const facts = [`Paid ${formatMoney(b.paid)}`];
     if (b.modifications) facts.push(b.modifications === 1 ? 'changed once' : `changed ${b.modifications} times`);
+    if (b.seriesId) facts.push('repeats weekly');
     item.append(el('p', 'booking-facts muted small', facts.join(' · ')));
 
     if (b.state === 'booked') {
@@ -155,6 +156,11 @@ export function bookingsView(ctx, o = {}) {
         const b3 = button('Cancel booking', () => act(b, 'cancel'), 'acc-button');
         b3.dataset.action = 'cancel';
         actions.append(b2, b3);
+        if (b.seriesId) {
+          const b4 = button('Cancel all dates left', () => cancelWeekly(b), 'acc-button');
+          b4.dataset.action = 'cancel-series';
+          actions.append(b4);
+        }
       }
       // The way there, in the phone's maps app: to the lot's entrance, not its middle.
       if (b.lotEntrance && end.getTime() > now) actions.append(directionsLink(b));
@@ -174,6 +180,29 @@ export function bookingsView(ctx, o = {}) {
     a.dataset.action = 'directions';
     a.setAttribute('aria-label', `Directions to the entrance of ${b.lotName}`);
     return a;
+  }
+
+  /** Every date of the weekly booking that has not started, each refunded. */
+  async function cancelWeekly(b) {
+    try {
+      const series = await getSeries(b.seriesId);
+      const now = Date.now();
+      const left = series.bookings.filter((x) => x.state === 'booked' && new Date(x.start).getTime() > now);
+      const back = { minorUnits: left.reduce((sum, x) => sum + x.paid.minorUnits, 0), currency: b.paid.currency };
+      const ok = await confirm({
+        name: 'cancel-series',
+        title: `Cancel ${left.length === 1 ? 'the last date' : `all ${left.length} dates left`} at ${b.lotCode}?`,
+        message: `${series.summary}. ${formatMoney(back)} goes back to your wallet. Dates that have started stay as they are.`,
+        confirm: left.length === 1 ? 'Cancel the date' : `Cancel ${left.length} dates`,
+        danger: true,
+      });
+      if (!ok) return;
+      await cancelSeries(b.seriesId);
+      toast(`Cancelled ${left.length} ${left.length === 1 ? 'date' : 'dates'} · ${formatMoney(back)} refunded`);
+    } catch (err) {
+      toast(problemText(err), 5000);
+    }
+    load();
   }
 
   async function act(b, what) {

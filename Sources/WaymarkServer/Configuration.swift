@@ -85,6 +85,18 @@ public struct WaymarkConfiguration: Sendable {
     /// (PRK-13). Off by default; on with the demo site unless WAYMARK_DEMO_PAYMENTS says otherwise.
     /// With it off and no real provider configured, top-ups answer 503.
     public var demoPayments = false
+    /// The card processor behind top-ups (PRK-13; Stripe's API): its secret key, the signing
+    /// secret of the webhook endpoint it posts to (`/v1/payments/card/events`), and the
+    /// publishable key the web app confirms payments with. All three, or card payments stay off
+    /// (WAYMARK_CARD_SECRET_KEY, WAYMARK_CARD_WEBHOOK_SECRET, WAYMARK_CARD_PUBLISHABLE_KEY).
+    public var cardSecretKey: String?
+    public var cardWebhookSecret: String?
+    public var cardPublishableKey: String?
+    /// Where the processor's API answers (WAYMARK_CARD_API_URL); tests point it at a local server.
+    public var cardAPIURL = "https://api.stripe.com"
+
+    /// Card payments are on: every key is there.
+    public var cardPayments: Bool { cardSecretKey != nil && cardWebhookSecret != nil && cardPublishableKey != nil }
     /// Transit tickets from `DemoTicketProvider` (PLN-9), marked as not valid for travel. On with
     /// the demo unless WAYMARK_DEMO_TICKETS says otherwise; off, "Buy ticket" answers 503.
     public var demoTickets = false
@@ -138,6 +150,10 @@ public struct WaymarkConfiguration: Sendable {
         if let v = env["WAYMARK_DATABASE"] ?? env["DATABASE_URL"] { c.database = DatabaseLocation(v) }
         if let v = env["WAYMARK_DEMO"] { c.loadDemo = Self.truthy(v) }
         c.demoPayments = env["WAYMARK_DEMO_PAYMENTS"].map(Self.truthy) ?? c.loadDemo
+        if let v = env["WAYMARK_CARD_SECRET_KEY"], !v.isEmpty { c.cardSecretKey = v }
+        if let v = env["WAYMARK_CARD_WEBHOOK_SECRET"], !v.isEmpty { c.cardWebhookSecret = v }
+        if let v = env["WAYMARK_CARD_PUBLISHABLE_KEY"], !v.isEmpty { c.cardPublishableKey = v }
+        if let v = env["WAYMARK_CARD_API_URL"], !v.isEmpty { c.cardAPIURL = v }
         c.demoTickets = env["WAYMARK_DEMO_TICKETS"].map(Self.truthy) ?? c.loadDemo
         if let v = env["WAYMARK_LEAVE_ALERT_SECONDS"].flatMap(Int.init), (1...3600).contains(v) { c.leaveAlertSeconds = v }
         if let v = env["WAYMARK_METRICS_TOKEN"], !v.isEmpty { c.metricsToken = v }

@@ -12,6 +12,9 @@ struct WaymarkEnvironment: Sendable {
     let mailer: (any Mailer)?
     /// Nil until a payment provider is configured: top-ups answer 503.
     let payments: (any PaymentProvider)?
+    /// The card processor, when its keys are configured: top-ups are then paid by card and
+    /// credited when its webhook says so (`CardTopUpService`).
+    let card: (any CardProcessor)?
     /// The browsers' push services (PRK-22).
     let push: any PushTransport
     let configuration: WaymarkConfiguration

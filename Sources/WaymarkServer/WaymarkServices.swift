@@ -29,6 +29,7 @@ struct WaymarkServices: Sendable {
             store: store, now: now, logger: app.logger,
             mailer: config.smtp.host == nil ? nil : SMTPMailer(settings: config.smtp, group: app.eventLoopGroup),
             payments: config.demoPayments ? DemoPaymentProvider() : nil,
+            card: cardProcessor(client: pushClient, config: config, logger: app.logger),
             push: HTTPPushTransport(client: pushClient),
             configuration: config)
         // bcrypt gets threads of its own: on the application's pool, which SQLite's reads run on, a
@@ -57,6 +58,19 @@ struct WaymarkServices: Sendable {
         let operations = OperationsServices(environment, accounts: accounts, openAPIDocument: document)
         return WaymarkServices(environment: environment, accounts: accounts, parking: parking, wayfinding: wayfinding, planner: planner, trails: trails,
                                notifications: notifications, operations: operations)
+    }
+
+    /// The card processor, when all its keys are set; a partial set is named in the log, since
+    /// top-ups then stay with the demo provider or off.
+    private static func cardProcessor(client: HTTPClient, config: WaymarkConfiguration, logger: Logger) -> (any CardProcessor)? {
+        guard let secret = config.cardSecretKey, let webhook = config.cardWebhookSecret, let publishable = config.cardPublishableKey else {
+            let missing = [("WAYMARK_CARD_SECRET_KEY", config.cardSecretKey), ("WAYMARK_CARD_WEBHOOK_SECRET", config.cardWebhookSecret),
+                           ("WAYMARK_CARD_PUBLISHABLE_KEY", config.cardPublishableKey)].filter { $0.1 == nil }.map(\.0)
+            if missing.count < 3 { logger.warning("card payments are off: \(missing.joined(separator: ", ")) not set") }
+            return nil
+        }
+        return StripeCardProcessor(client: client, baseURL: config.cardAPIURL, secretKey: secret, webhookSecret: webhook,
+                                   publishableKey: publishable)
     }
 
     /// A client for the street routers (PLN-5), when any is configured. Its own, with short

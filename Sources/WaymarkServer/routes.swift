@@ -17,6 +17,8 @@ func routes(_ app: Application, services: WaymarkServices, config: WaymarkConfig
         TileProxyRoute(config: config, usage: usage, client: client, now: services.now).register(on: app)
         DirectionsRoute(usage: usage, now: services.now).register(on: app)
     }
+    // The card processor's webhook (PRK-13), when card payments are on.
+    if let card = services.accounts.cardTopUps { CardEventsRoute(service: card).register(on: app) }
     // An operator's venue archive may be far larger than any JSON body (WAY-1).
     let imports = ["importVenue": config.maxImportBytes]
     let transport = CollectingTransport(routes: app, servedElsewhere: [(GatewayEventsRoute.method, GatewayEventsRoute.path)],

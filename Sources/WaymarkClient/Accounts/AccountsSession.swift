@@ -4,6 +4,6 @@ extension SessionMiddleware {
     static let accounts: Set<String> = [
         "register", "signIn", "signOut", "getMe", "updateProfile", "changeUsername", "changePassword",
         "deleteAccount", "uploadPicture", "removePicture", "getPermits", "setPermits",
-        "getWallet", "getWalletHistory", "topUpWallet", "exportMyData",
+        "getWallet", "getWalletHistory", "topUpWallet", "getCardTopUp", "exportMyData",
     ]
 }

@@ -8,6 +8,8 @@ struct AccountsServices: Sendable {
     let identities: AccountService
     let profiles: ProfileService
     let wallet: WalletService
+    /// Top-ups by card; nil without the card processor's keys.
+    let cardTopUps: CardTopUpService?
     let passwordResets: PasswordResetService
     let throttles: Throttles
     /// Areas register what they keep of a person here (`PersonalData`).
@@ -23,6 +25,7 @@ struct AccountsServices: Sendable {
                                     identityLimit: env.configuration.identityLimitPerAddress)
         profiles = ProfileService(store: store, queries: queries, now: now)
         wallet = WalletService(store: store, provider: env.payments, now: now)
+        cardTopUps = env.card.map { CardTopUpService(store: store, processor: $0, now: now, logger: env.logger) }
         passwordResets = PasswordResetService(store: store, queries: queries, accounts: identities, throttles: throttles,
                                               mailer: env.mailer, now: now, logger: env.logger)
     }
@@ -32,6 +35,7 @@ struct AccountsServices: Sendable {
     func start(_ background: BackgroundTasks, jobs: Bool, environment env: WaymarkEnvironment) {
         guard jobs else { return }
         let sessions = sessions, throttles = throttles
+        if let cardTopUps { background.start { await cardTopUps.run() } }
         background.start {
             while !Task.isCancelled {
                 try? await sessions.prune(now: env.now())
@@ -47,6 +51,6 @@ extension AccountsServices {
     static let signedInOperations: Set<String> = [
         "signOut", "getMe", "updateProfile", "changeUsername", "changePassword", "deleteAccount",
         "uploadPicture", "removePicture", "getPermits", "setPermits", "getWallet", "getWalletHistory",
-        "topUpWallet", "exportMyData",
+        "topUpWallet", "getCardTopUp", "exportMyData",
     ]
 }

@@ -119,5 +119,7 @@ enum LedgerStore {
         let from = LedgerAccount.wallet(userId).key, to = LedgerAccount.wallet(tombstone).key
         try await sql.raw("UPDATE ledger_entries SET account = \(bind: to) WHERE account = \(bind: from)").run()
         try await sql.raw("UPDATE ledger_balances SET account = \(bind: to) WHERE account = \(bind: from)").run()
+        // Card payments are money records too; a payment still open is refunded when it succeeds.
+        try await sql.raw("UPDATE card_payments SET user_id = \(bind: tombstone), client_secret = NULL WHERE user_id = \(bind: userId)").run()
     }
 }

@@ -16,6 +16,7 @@ enum PersonalExport {
     static let sources: [Source] = [
         .init("users", "id"), .init("sessions", "user_id"), .init("user_pictures", "user_id"),
         .init("password_resets", "user_id"), .init("idempotency_keys", "user_id"), .init("user_activity_days", "user_id"),
+        .init("card_payments", "user_id"),
         .init("operators", "user_id"),
         // Parking
         .init("holds", "user_id"), .init("bookings", "user_id"), .init("booking_series", "user_id"), .init("lot_reviews", "user_id"),
@@ -40,7 +41,7 @@ enum PersonalExport {
 
     /// Secrets that open the account or a push channel: their hashes prove nothing to the
     /// person and would help whoever got hold of the file.
-    static let withheld: Set<String> = ["password_hash", "token_hash", "code_hash", "secret_hash", "p256dh", "auth"]
+    static let withheld: Set<String> = ["password_hash", "token_hash", "code_hash", "secret_hash", "p256dh", "auth", "client_secret"]
 
     static func rows(userId: String, sql: any SQLDatabase) async throws -> [String: [[String: (any Sendable)?]]] {
         var tables: [String: [[String: (any Sendable)?]]] = [:]

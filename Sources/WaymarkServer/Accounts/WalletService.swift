@@ -86,7 +86,7 @@ struct WalletService: Sendable {
 
     private static let walletLimitType = Problem.conflict("wallet-limit", "").type
 
-    private static func check(_ amount: Money, onto balance: Money) throws {
+    static func check(_ amount: Money, onto balance: Money) throws {
         do throws(WalletRules.TopUpError) {
             try WalletRules.checkTopUp(amount, onto: balance)
         } catch {

@@ -33,5 +33,6 @@ enum Migrations {
         ScopeGatewaysToSites(),
         CreateMapUsage(),
         CreateBookingSeries(),
+        CreateCardPayments(),
     ]
 }

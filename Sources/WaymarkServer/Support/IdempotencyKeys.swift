@@ -8,7 +8,7 @@ import SQLKit
 /// inside the write transaction that makes the result, under the user's lock.
 enum IdempotencyKeys {
     enum Scope: String {
-        case booking, bookingSeries, topUp, review
+        case booking, bookingSeries, topUp, cardTopUp, review
     }
 
     /// Kept this long; a queue that has been offline for longer starts over.

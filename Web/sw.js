@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-29.4';
+const VERSION = '2026-11-29.5';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -23,6 +23,7 @@ const SHELL = [
   '/accounts/analytics.js',
   '/accounts/api.js',
   '/accounts/area.js',
+  '/accounts/card-payment.js',
   '/accounts/delete-account.js',
   '/accounts/forgot-password.js',
   '/accounts/forms.js',

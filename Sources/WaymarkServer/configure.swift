@@ -79,7 +79,8 @@ func configure(_ app: Application, _ config: WaymarkConfiguration, now: @escapin
 
     app.middleware = .init()
     // Outermost, so that problem responses (404s, 405s, 413s…) carry the headers too.
-    app.middleware.use(SecurityHeadersMiddleware(tileTemplates: [config.tileURLTemplate, config.satelliteTileURLTemplate]))
+    app.middleware.use(SecurityHeadersMiddleware(tileTemplates: [config.tileURLTemplate, config.satelliteTileURLTemplate],
+                                                 cardPayments: config.cardPayments))
     // Outside the problem middleware, so a page on an allowed origin can read problems too.
     app.middleware.use(CORSMiddleware(origins: config.corsOrigins))
     app.middleware.use(ProblemMiddleware())

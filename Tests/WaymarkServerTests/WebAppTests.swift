@@ -52,4 +52,15 @@ struct WebAppTests {
         #expect(!policy.contains("tiles.example"), "a host with a placeholder is not guessed")
         #expect(SecurityHeadersMiddleware().pagePolicy.contains("img-src 'self' data: blob: https:;"))
     }
+
+    @Test("PRK-13 the page runs the card processor's form only where card payments are on: its script, frames and API, nothing else from outside")
+    func cardProcessorSources() {
+        let off = SecurityHeadersMiddleware().pagePolicy
+        #expect(off.contains("script-src 'self';") && off.contains("connect-src 'self';") && !off.contains("stripe"))
+        let on = SecurityHeadersMiddleware(cardPayments: true).pagePolicy
+        #expect(on.contains("script-src 'self' https://js.stripe.com;"))
+        #expect(on.contains("connect-src 'self' https://api.stripe.com;"))
+        #expect(on.contains("frame-src https://js.stripe.com https://hooks.stripe.com;"))
+        #expect(on.contains("frame-ancestors 'none'"))
+    }
 }

@@ -59,6 +59,8 @@ export const permitsWrite = (permits, label) => ({ kind: 'permits', label, metho
 // ---- The wallet (PRK-13): a top-up carries an Idempotency-Key made once per intent ----
 
 export const getWallet = () => authed('GET', '/v1/wallet');
+/** A card top-up: how it went, after the card processor's form. @param {string} topUpId */
+export const getCardTopUp = (topUpId) => authed('GET', `/v1/wallet/top-ups/${encodeURIComponent(topUpId)}`);
 export const walletHistory = (currency = 'USD') => authed('GET', `/v1/wallet/history?currency=${id(currency)}&limit=100`);
 /** @param {number} amountMinor @param {string} currency @param {string} key */
 export const topUp = (amountMinor, currency, key) =>

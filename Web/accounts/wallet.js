@@ -7,11 +7,19 @@ import { el, button, field, form } from './forms.js';
 import { problemText, ProblemError, newKey } from '../shell/api.js';
 import { toast } from '../shell/toast.js';
 import { formatMoney, parseAmount } from '../shell/money.js';
-import { getWallet, walletHistory, topUp, balanceIn } from './api.js';
+import { getWallet, walletHistory, balanceIn } from './api.js';
+import { addMoney } from './card-payment.js';
 import { listBookings } from '../parking/api.js';
 
 const CURRENCY = 'USD';
 const PRESETS = [1000, 2000, 5000];
+
+/** How money is added on this server (`Wallet.payments`). */
+const PAID_BY = {
+  card: 'Money is added by card; your card details go to the card processor, never to Waymark.',
+  demo: 'Demo server: money is added at once and nobody is charged.',
+  off: 'This server takes no payments, so money cannot be added here.',
+};
 
 const MOVEMENT = {
   topUp: 'Money added',
@@ -37,6 +45,8 @@ export function walletView(_ctx) {
   status.setAttribute('role', 'status');
   /** @type {any} */
   let wallet = null;
+  const paidBy = el('p', 'muted small wallet-paid-by');
+  paidBy.dataset.testid = 'wallet-paid-by';
   /** One key per amount being added, until the server has answered. */
   let pending = { amount: 0, key: '' };
 
@@ -46,6 +56,7 @@ export function walletView(_ctx) {
       if (!alive) return;
       wallet = w;
       balance.textContent = formatMoney(balanceIn(w, CURRENCY));
+      paidBy.textContent = PAID_BY[w.payments] ?? '';
       const lots = new Map(b.bookings.map((x) => [x.id, x]));
       history.replaceChildren(...h.lines.map((line) => row(line, lots.get(line.bookingId))));
       status.textContent = h.lines.length ? '' : 'Nothing yet: add money to book a space ahead.';
@@ -73,10 +84,12 @@ export function walletView(_ctx) {
 
   async function add(amountMinor) {
     if (pending.amount !== amountMinor) pending = { amount: amountMinor, key: newKey() };
-    const result = await topUp(amountMinor, CURRENCY, pending.key);
+    const added = await addMoney(amountMinor, CURRENCY, pending.key);
     pending = { amount: 0, key: '' };
-    toast(`${formatMoney({ minorUnits: amountMinor, currency: CURRENCY })} added`);
-    balance.textContent = formatMoney(result.balance);
+    if (added) {
+      toast(`${formatMoney({ minorUnits: amountMinor, currency: CURRENCY })} added`);
+      balance.textContent = formatMoney(added);
+    }
     await load();
   }
 
@@ -87,7 +100,7 @@ export function walletView(_ctx) {
     render() {
       alive = true;
       const head = el('section', 'wallet-head');
-      head.append(el('p', 'muted small', 'Balance'), balance);
+      head.append(el('p', 'muted small', 'Balance'), balance, paidBy);
 
       const presets = el('div', 'wallet-presets');
       presets.setAttribute('role', 'group');

@@ -14,7 +14,8 @@ import {
 } from '../shell/zoned-time.js';
 import { quote, quoteSeries, bookSeries, newKey, book as bookSpace } from './api.js';
 import { repeatControls, datesList, seriesLine } from './booking-repeat.js';
-import { getWallet, topUp, balanceIn } from '../accounts/api.js';
+import { getWallet, balanceIn } from '../accounts/api.js';
+import { addMoney } from '../accounts/card-payment.js';
 
 const STEP = 15;
 const QUOTE_DELAY_MS = 250;
@@ -311,7 +312,8 @@ export function bookingSection(o) {
     });
     if (!picked || picked === 'cancel') return null;
     try {
-      await topUp(Number(picked), price.currency, newKey());
+      // Null: the person closed the card form; nothing was added and nothing is booked.
+      if (!await addMoney(Number(picked), price.currency, newKey())) return null;
     } catch (err) {
       await inform({ name: 'top-up-failed', title: 'Money not added', message: problemText(err) });
       return null;

@@ -61,10 +61,15 @@ struct WebAppMiddleware: AsyncMiddleware {
 struct SecurityHeadersMiddleware: AsyncMiddleware {
     let pagePolicy: String
 
-    init(tileTemplates: [String] = []) {
+    /// With `cardPayments` the card processor's form may run in the page: its script, its
+    /// frames and its API (Stripe's documented sources), and nothing else from outside.
+    init(tileTemplates: [String] = [], cardPayments: Bool = false) {
         let plain = tileTemplates.compactMap { Self.httpOrigin($0) }
         let images = (["'self'", "data:", "blob:", "https:"] + Set(plain).sorted()).joined(separator: " ")
-        pagePolicy = "default-src 'self'; img-src \(images); connect-src 'self'; style-src 'self'; script-src 'self'; worker-src 'self'; manifest-src 'self'; base-uri 'none'; frame-ancestors 'none'"
+        let script = cardPayments ? "'self' https://js.stripe.com" : "'self'"
+        let connect = cardPayments ? "'self' https://api.stripe.com" : "'self'"
+        let frames = cardPayments ? " frame-src https://js.stripe.com https://hooks.stripe.com;" : ""
+        pagePolicy = "default-src 'self'; img-src \(images); connect-src \(connect); style-src 'self'; script-src \(script);\(frames) worker-src 'self'; manifest-src 'self'; base-uri 'none'; frame-ancestors 'none'"
     }
 
     /// `http://host:port` of a plain-http URL template; nil for https or anything else.

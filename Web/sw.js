@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-29.5';
+const VERSION = '2026-11-29.6';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -45,6 +45,7 @@ const SHELL = [
   '/accounts/password-policy.js',
   '/accounts/permits.js',
   '/accounts/register.js',
+  '/accounts/saved-reads.js',
   '/accounts/session.js',
   '/accounts/units.js',
   '/accounts/update-account.js',

@@ -39,3 +39,97 @@ def test_prk19_offline_open_shows_cached_snapshot_with_its_age(driver, own_serve
     app.wait(lambda: app.state()["fromCache"] is False and app.state()["live"] == "live", timeout=30, message="live again")
     app.wait(lambda: app.el("#status").get_attribute("hidden") is not None, message="banner hidden")
     assert app.el("#site-chip").get_attribute("data-live") == "live"
+
+
+def test_prk19_qlt1_a_persons_bookings_wallet_schedule_permits_and_inbox_read_offline_with_their_age(driver, own_server, artifacts):
+    """What a person keeps in Waymark reads offline from the last copy, saying how old it is;
+    a change of a booking's time, a schedule edit and a watched lot made offline wait and are
+    sent once the server is back; signing out drops the copies (ACC-3)."""
+    from datetime import datetime, timedelta, timezone
+    from zoneinfo import ZoneInfo
+
+    from helpers import Accounts, api, new_account, use_session
+
+    session = new_account(own_server.url, "offline", "Parking#2026")
+    token = session["token"]
+    assert api(own_server.url, "POST", "/v1/wallet/top-ups", {"amountMinor": 2000, "currency": "USD"}, token=token)[0] == 201
+    lot = own_server.lot("A")
+    tz = ZoneInfo(own_server.site["timeZone"])
+    start = (datetime.now(tz) + timedelta(days=1)).replace(hour=10, minute=0, second=0, microsecond=0)
+    iso = lambda t: t.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
+    status, booking = api(own_server.url, "POST", "/v1/bookings", {"lotId": lot["id"], "start": iso(start), "end": iso(start + timedelta(hours=2))},
+                          token=token)
+    assert status == 201, booking
+    assert api(own_server.url, "PUT", "/v1/me/permits", {"permits": ["green"]}, token=token)[0] == 200
+    status, block = api(own_server.url, "POST", "/v1/me/schedule/blocks", {"weekday": 3, "startSlot": 18, "endSlot": 24}, token=token)
+    assert status == 201, block
+
+    app = App(driver, own_server.url).open()
+    use_session(app, session)
+    app.open()
+    acc = Accounts(app)
+
+    def visit(view: str, ready) -> None:
+        app.js("window.waymark.openAccount()")
+        acc.wait_view("account")
+        acc.menu(view)
+        acc.wait_view(view)
+        app.wait(ready, message=f"{view} read")
+
+    card = f'#accounts [data-booking-id="{booking["id"]}"]'
+    # Online once: each screen keeps its copy.
+    visit("bookings", lambda: app.els(card))
+    app.el("#accounts-close").click()
+    visit("wallet", lambda: app.el('[data-testid="wallet-balance"]').text == "$8.00")
+    app.el("#accounts-close").click()
+    visit("permits", lambda: app.el('.permit-set input[value="green"]').is_selected())
+    app.el("#accounts-close").click()
+    visit("schedule", lambda: app.js("return document.querySelector('[data-loaded=true]') !== null"))
+    app.el("#accounts-close").click()
+    app.el("#btn-notifications").click()
+    acc.wait_view("notifications")
+    app.wait(lambda: "Nothing yet" in app.el("#accounts").text, message="the empty inbox")
+    app.el("#accounts-close").click()
+    assert app.js("return Object.keys(localStorage).filter(k => k.startsWith('waymark.saved.account:')).length") >= 5
+
+    own_server.stop()
+    offline = lambda: "Offline · saved" in app.el("#accounts").text  # noqa: E731
+    visit("bookings", lambda: app.els(card) and offline())
+    assert "10:00 AM – 12:00 PM" in app.el(card).text
+    app.screenshot(artifacts / "bookings-read-offline.png")
+    # A new time, offline: it waits, and goes once the server is back.
+    app.el(f'{card} [data-action="change"]').click()
+    acc.wait_view("change-booking")
+    app.js("const i = document.querySelector('form[data-form=\"change-booking\"] [name=\"until\"]');"
+           "i.value = '13:00'; i.dispatchEvent(new Event('change'));")
+    acc.submit("change-booking")
+    acc.wait_view("bookings")
+    app.wait(lambda: "New time for A" in app.el('[data-testid="bookings-waiting"]').text, message="the time change waiting")
+    app.el("#accounts-close").click()
+    visit("wallet", lambda: app.el('[data-testid="wallet-balance"]').text == "$8.00" and offline())
+    app.screenshot(artifacts / "wallet-read-offline.png")
+    app.el("#accounts-close").click()
+    visit("permits", lambda: offline() and app.el('.permit-set input[value="green"]').is_selected())
+    app.el("#accounts-close").click()
+    visit("schedule", lambda: offline())
+    app.el("#accounts-close").click()
+    app.el("#btn-notifications").click()
+    acc.wait_view("notifications")
+    app.wait(offline, message="the inbox read offline")
+    app.el("#accounts-close").click()
+
+    own_server.start()
+    def changed():
+        _, b = api(own_server.url, "GET", f"/v1/bookings/{booking['id']}", token=token)
+        return b.get("modifications") == 1 and b
+    moved = app.wait(changed, timeout=45, message="the time change sent")
+    end = datetime.fromisoformat(moved["end"].replace("Z", "+00:00")).astimezone(tz)
+    assert (end.hour, end.minute) == (13, 0)
+
+    # Signing out drops every copy of the account's data.
+    app.js("window.waymark.openAccount()")
+    acc.wait_view("account")
+    acc.menu("logout")
+    acc.wait_view("signed-out")
+    saved = lambda: app.js("return Object.keys(localStorage).filter(k => k.startsWith('waymark.saved.account:'))")  # noqa: E731
+    app.wait(lambda: saved() == [], message=f"the saved copies dropped ({saved()})")

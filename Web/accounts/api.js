@@ -6,6 +6,7 @@
 
 import { send } from '../shell/api.js';
 import { authed } from './session.js';
+import { savedRead } from './saved-reads.js';
 
 const id = (s) => encodeURIComponent(s);
 
@@ -52,16 +53,16 @@ export const exportMyData = () => authed('GET', '/v1/me/export');
 
 // ---- Permits (PRK-16) ----
 
-export const getPermits = () => authed('GET', '/v1/me/permits');
+export const getPermits = () => savedRead('/v1/me/permits');
 /** The outbox write that sets the permits (sent now, or when the server can be reached). @param {string[]} permits @param {string} label */
 export const permitsWrite = (permits, label) => ({ kind: 'permits', label, method: 'PUT', path: '/v1/me/permits', json: { permits }, supersedes: true });
 
 // ---- The wallet (PRK-13): a top-up carries an Idempotency-Key made once per intent ----
 
-export const getWallet = () => authed('GET', '/v1/wallet');
+export const getWallet = () => savedRead('/v1/wallet');
 /** A card top-up: how it went, after the card processor's form. @param {string} topUpId */
 export const getCardTopUp = (topUpId) => authed('GET', `/v1/wallet/top-ups/${encodeURIComponent(topUpId)}`);
-export const walletHistory = (currency = 'USD') => authed('GET', `/v1/wallet/history?currency=${id(currency)}&limit=100`);
+export const walletHistory = (currency = 'USD') => savedRead(`/v1/wallet/history?currency=${id(currency)}&limit=100`);
 /** @param {number} amountMinor @param {string} currency @param {string} key */
 export const topUp = (amountMinor, currency, key) =>
   authed('POST', '/v1/wallet/top-ups', { json: { amountMinor, currency }, headers: { 'Idempotency-Key': key } });

@@ -27,6 +27,7 @@ const RETRY_MS = 30_000;
  * @property {'pending'|'failed'} state
  * @property {string} [error]     the server's words for a failed write
  * @property {any} [ref]          what the screen needs to draw it (a lot id, a range)
+ * @property {string[]} [alreadyDone] problem kinds that mean the write had already been made
  */
 
 /** @type {Set<(writes: Write[]) => void>} */
@@ -76,7 +77,7 @@ export async function sendOrQueue(w) {
     if (!(err instanceof OfflineError)) throw err;
     /** @type {Write} */
     const write = {
-      id, kind: w.kind, label: w.label, method: w.method, path: w.path, json: w.json, ref: w.ref,
+      id, kind: w.kind, label: w.label, method: w.method, path: w.path, json: w.json, ref: w.ref, alreadyDone: w.alreadyDone,
       owner: signedIn() ? 'account' : 'device', createdAt: new Date().toISOString(), state: 'pending',
     };
     // A PUT and a DELETE of the same resource each replace what an earlier one would leave.
@@ -104,6 +105,11 @@ async function run() {
     } catch (err) {
       if (err instanceof OfflineError) return;
       if (err instanceof ProblemError && (err.status >= 500 || err.status === 429)) return;
+      if (err instanceof ProblemError && w.alreadyDone?.includes(err.kind)) {
+        save(memory.filter((x) => x.id !== w.id));
+        for (const fn of sentListeners) fn(w, null);
+        continue;
+      }
       save(memory.map((x) => (x.id === w.id ? { ...x, state: /** @type {'failed'} */ ('failed'), error: problemText(err) } : x)));
     }
   }

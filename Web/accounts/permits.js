@@ -7,6 +7,7 @@ import { getPermits, permitsWrite } from './api.js';
 import { sendOrQueue } from './outbox.js';
 import { problemText } from '../shell/api.js';
 import { PERMIT_NAMES } from '../parking/format.js';
+import { savedNote } from './saved-reads.js';
 
 const ORDER = ['green', 'yellow', 'black', 'handicap'];
 
@@ -47,7 +48,7 @@ export function permitsView() {
         if (!alive) return;
         showSaved(r.permits);
         set.disabled = false;
-        status.textContent = r.permits.length ? '' : 'You hold no permits.';
+        status.textContent = savedNote(r) || (r.permits.length ? '' : 'You hold no permits.');
       }).catch((err) => { if (alive) status.textContent = problemText(err); });
 
       let pending = Promise.resolve();

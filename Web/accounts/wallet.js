@@ -10,6 +10,7 @@ import { formatMoney, parseAmount } from '../shell/money.js';
 import { getWallet, walletHistory, balanceIn } from './api.js';
 import { addMoney } from './card-payment.js';
 import { listBookings } from '../parking/api.js';
+import { savedNote } from './saved-reads.js';
 
 const CURRENCY = 'USD';
 const PRESETS = [1000, 2000, 5000];
@@ -59,7 +60,7 @@ export function walletView(_ctx) {
       paidBy.textContent = PAID_BY[w.payments] ?? '';
       const lots = new Map(b.bookings.map((x) => [x.id, x]));
       history.replaceChildren(...h.lines.map((line) => row(line, lots.get(line.bookingId))));
-      status.textContent = h.lines.length ? '' : 'Nothing yet: add money to book a space ahead.';
+      status.textContent = savedNote(w) || savedNote(h) || (h.lines.length ? '' : 'Nothing yet: add money to book a space ahead.');
     } catch (err) {
       if (alive) status.textContent = problemText(err);
     }

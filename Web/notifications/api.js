@@ -3,11 +3,15 @@
 
 import { send } from '../shell/api.js';
 import { authed } from '../accounts/session.js';
+import { savedRead } from '../accounts/saved-reads.js';
+import { sendOrQueue } from '../accounts/outbox.js';
 
 const id = (s) => encodeURIComponent(s);
 
 /** Newest first, with the unread count. @param {number} [before] */
-export const listNotifications = (before) => authed('GET', `/v1/me/notifications?limit=50${before ? `&before=${before}` : ''}`);
+export const listNotifications = (before) => (before
+  ? authed('GET', `/v1/me/notifications?limit=50&before=${before}`)
+  : savedRead('/v1/me/notifications?limit=50'));
 /** @param {string} n */
 export const markRead = (n) => authed('POST', `/v1/me/notifications/${id(n)}/read`);
 export const markAllRead = () => authed('POST', '/v1/me/notifications/read-all');
@@ -15,11 +19,15 @@ export const markAllRead = () => authed('POST', '/v1/me/notifications/read-all')
 export const removeNotification = (n) => authed('DELETE', `/v1/me/notifications/${id(n)}`);
 /** The live stream of new notifications (read with fetch: it needs the session's token). */
 export const NOTIFICATIONS_LIVE = '/v1/me/notifications/live';
-export const listWatches = () => authed('GET', '/v1/me/watches');
-/** @param {string} lotId */
-export const watchLot = (lotId) => authed('PUT', `/v1/lots/${id(lotId)}/watch`);
-/** @param {string} lotId */
-export const unwatchLot = (lotId) => authed('DELETE', `/v1/lots/${id(lotId)}/watch`);
+export const listWatches = () => savedRead('/v1/me/watches');
+/** Sent now or queued: watching is a switch, so the last press offline is the one sent. @param {string} lotId @param {string} label */
+export const watchLot = (lotId, label) => sendOrQueue({
+  kind: 'watch', label, method: 'PUT', path: `/v1/lots/${id(lotId)}/watch`, ref: { lotId }, supersedes: true,
+});
+/** @param {string} lotId @param {string} label */
+export const unwatchLot = (lotId, label) => sendOrQueue({
+  kind: 'watch', label, method: 'DELETE', path: `/v1/lots/${id(lotId)}/watch`, ref: { lotId }, supersedes: true,
+});
 
 // ---- Web Push (PRK-22) ----
 

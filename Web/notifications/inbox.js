@@ -10,6 +10,7 @@ import { listNotifications, markRead, markAllRead, removeNotification } from './
 import { connectNotifications } from './live.js';
 import { loadWatches } from './watches.js';
 import { pushSection, stopPushOnSignOut } from './push.js';
+import { savedNote } from '../accounts/saved-reads.js';
 
 /** @param {string} iso */
 function when(iso) {
@@ -137,7 +138,7 @@ export function startNotifications(o) {
         const page = await listNotifications();
         showUnread(page.unreadCount);
         list.replaceChildren(...page.notifications.map(item));
-        status.textContent = page.notifications.length ? '' : 'Nothing yet. Open a lot on the map and choose “Watch this lot”.';
+        status.textContent = savedNote(page) || (page.notifications.length ? '' : 'Nothing yet. Open a lot on the map and choose “Watch this lot”.');
         allRead.hidden = page.unreadCount === 0;
       } catch (err) {
         status.textContent = problemText(err);

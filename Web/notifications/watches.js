@@ -52,8 +52,10 @@ export function watchToggle(lot) {
     const on = watched.has(lot.id);
     b.disabled = true;
     try {
-      if (on) { await unwatchLot(lot.id); watched.delete(lot.id); } else { await watchLot(lot.id); watched.add(lot.id); }
-      toast(on ? `Stopped watching ${lot.name}` : `Watching ${lot.name}`);
+      const r = on ? await unwatchLot(lot.id, `Stop watching ${lot.name}`) : await watchLot(lot.id, `Watch ${lot.name}`);
+      if (on) watched.delete(lot.id); else watched.add(lot.id);
+      const done = on ? `Stopped watching ${lot.name}` : `Watching ${lot.name}`;
+      toast(r.sent ? done : `Offline: watching ${lot.name} ${on ? 'stops' : 'starts'} once Waymark can be reached`);
     } catch (err) {
       toast(problemText(err));
     }

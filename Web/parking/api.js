@@ -7,6 +7,7 @@
 import { getJSON, send, newKey } from '../shell/api.js';
 import { authed, signedIn } from '../accounts/session.js';
 import { sendOrQueue } from '../accounts/outbox.js';
+import { savedRead } from '../accounts/saved-reads.js';
 
 export { newKey };
 
@@ -55,7 +56,7 @@ export function quote(lotId, start, end) {
   return send('GET', `/v1/lots/${id(lotId)}/booking-quote?${q}`);
 }
 
-export const listBookings = () => authed('GET', '/v1/bookings');
+export const listBookings = () => savedRead('/v1/bookings');
 
 /**
  * A weekly booking: the first range, the weekdays (1 = Sunday … 7 = Saturday) and the last
@@ -91,22 +92,32 @@ export const cancelBooking = (bookingId, label) => sendOrQueue({
   kind: 'cancel-booking', label, method: 'POST', path: `/v1/bookings/${id(bookingId)}/cancel`, ref: { bookingId },
 });
 
-/** @param {string} bookingId @param {Date} start @param {Date} end */
-export const modifyBooking = (bookingId, start, end) =>
-  authed('PATCH', `/v1/bookings/${id(bookingId)}`, { json: { start: start.toISOString(), end: end.toISOString() } });
+/**
+ * A new time for a booking, sent now or queued; a resend after a lost answer finds the time
+ * already set, which is what was wanted.
+ * @param {string} bookingId @param {Date} start @param {Date} end @param {string} label
+ */
+export const modifyBooking = (bookingId, start, end, label) => sendOrQueue({
+  kind: 'change-booking', label, method: 'PATCH', path: `/v1/bookings/${id(bookingId)}`,
+  json: { start: start.toISOString(), end: end.toISOString() }, ref: { bookingId }, supersedes: true, alreadyDone: ['booking-same-range'],
+});
 
 /** @param {string} bookingId */
 export const checkIn = (bookingId) => authed('POST', `/v1/bookings/${id(bookingId)}/check-in`);
 
 // ---- The weekly schedule and its lot advice (PRK-16) ----
 
-export const getSchedule = () => authed('GET', '/v1/me/schedule');
+export const getSchedule = () => savedRead('/v1/me/schedule');
 /** @param {{weekday: number, startSlot: number, endSlot: number}} block */
 export const addBlock = (block) => authed('POST', '/v1/me/schedule/blocks', { json: block });
 /** @param {string} blockId @param {{weekday: number, startSlot: number, endSlot: number, lotId?: string}} block */
-export const putBlock = (blockId, block) => authed('PUT', `/v1/me/schedule/blocks/${id(blockId)}`, { json: block });
+export const putBlock = (blockId, block, label) => sendOrQueue({
+  kind: 'schedule', label, method: 'PUT', path: `/v1/me/schedule/blocks/${id(blockId)}`, json: block, ref: { blockId }, supersedes: true,
+});
 /** @param {string} blockId */
-export const deleteBlock = (blockId) => authed('DELETE', `/v1/me/schedule/blocks/${id(blockId)}`);
+export const deleteBlock = (blockId, label) => sendOrQueue({
+  kind: 'schedule', label, method: 'DELETE', path: `/v1/me/schedule/blocks/${id(blockId)}`, ref: { blockId }, supersedes: true,
+});
 /** @param {URLSearchParams} q siteId, weekday, startSlot, endSlot */
 export const lotAdvice = (q) => authed('GET', `/v1/me/schedule/lot-advice?${q}`);
 

@@ -15,6 +15,7 @@ import { directionsURL } from '../shell/directions.js';
 import { rangeText, clockText, zonedParts, zonedInstant, addDays, timeValue, minuteOf } from '../shell/zoned-time.js';
 import { listBookings, checkIn, modifyBooking, quote, cancelBooking, getSeries, cancelSeries } from './api.js';
 import { writes, onChange, retry, discard } from '../accounts/outbox.js';
+import { savedNote } from '../accounts/saved-reads.js';
 
 const REFRESH_MS = 15_000;
 
@@ -50,10 +51,12 @@ export function bookingsView(ctx, o = {}) {
     try {
       const site = await ctx.site();
       tz = site.timeZone;
-      const { bookings } = await listBookings();
+      const answer = await listBookings();
+      const { bookings } = answer;
       if (!alive) return;
       last = bookings;
-      status.textContent = bookings.length || ours().length ? '' : 'No bookings yet. Open a lot on the map and choose “Book a space”.';
+      status.textContent = savedNote(answer)
+        || (bookings.length || ours().length ? '' : 'No bookings yet. Open a lot on the map and choose “Book a space”.');
     } catch (err) {
       if (alive) status.textContent = problemText(err);
     }
@@ -63,7 +66,7 @@ export function bookingsView(ctx, o = {}) {
     }
   }
 
-  const ours = () => writes().filter((w) => w.kind === 'booking' || w.kind === 'cancel-booking');
+  const ours = () => writes().filter((w) => w.kind === 'booking' || w.kind === 'cancel-booking' || w.kind === 'change-booking');
 
   function pendingCard(w) {
     const item = el('article', `booking-card pending ${w.state}`);
@@ -305,8 +308,8 @@ function changeBookingView(ctx, b, tz) {
         async action() {
           const r = range();
           if (!r) throw new Error('Choose a day and a time.');
-          await modifyBooking(b.id, r.start, r.end);
-          toast('Booking changed');
+          const sent = await modifyBooking(b.id, r.start, r.end, `New time for ${b.lotCode} · ${rangeText(r.start, r.end, tz)}`);
+          toast(sent.sent ? 'Booking changed' : 'Offline: the new time is sent when Waymark can be reached');
           ctx.panel.back();  // the list redraws and reloads
         },
       });

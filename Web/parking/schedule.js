@@ -11,6 +11,7 @@ import { problemText } from '../shell/api.js';
 import { confirm } from '../shell/dialog.js';
 import { toast } from '../shell/toast.js';
 import { WEEKDAYS, siteNow, PERMIT_NAMES } from './format.js';
+import { savedNote } from '../accounts/saved-reads.js';
 
 /** @typedef {import('./schedule-grid.js').Block} Block */
 
@@ -42,7 +43,7 @@ export function scheduleView(ctx) {
       blocks = r.blocks;
       loaded = true;
       error.clear();
-      status.textContent = blocks.length ? '' : 'No blocks yet.';
+      status.textContent = savedNote(r) || (blocks.length ? '' : 'No blocks yet.');
       grid?.el.setAttribute('data-loaded', 'true');
       grid?.render();
       tzLine.textContent = `Times are campus time (${timeZone}).`;
@@ -68,9 +69,11 @@ export function scheduleView(ctx) {
   async function resize(/** @type {Block} */ b, /** @type {number} */ startSlot, /** @type {number} */ endSlot) {
     error.clear();
     try {
-      const updated = await putBlock(b.id, { weekday: b.weekday, startSlot, endSlot, lotId: b.lotId });
+      const next = { ...b, startSlot, endSlot };
+      const r = await putBlock(b.id, { weekday: b.weekday, startSlot, endSlot, lotId: b.lotId }, `Schedule: ${blockWhen(next)}`);
+      const updated = r.sent ? r.answer : next;
       put(updated);
-      status.textContent = `${blockWhen(updated)} saved`;
+      status.textContent = r.sent ? `${blockWhen(updated)} saved` : `Offline: ${blockWhen(updated)} is sent when Waymark can be reached`;
     } catch (err) {
       error.show(problemText(err));
     }
@@ -88,11 +91,11 @@ export function scheduleView(ctx) {
     if (!sure) return;
     error.clear();
     try {
-      await deleteBlock(b.id);
+      const r = await deleteBlock(b.id, `Schedule: delete ${blockWhen(b)}`);
       blocks = blocks.filter((x) => x.id !== b.id);
       grid?.stopEditing();
       grid?.render();
-      toast('Block deleted');
+      toast(r.sent ? 'Block deleted' : 'Offline: the block is deleted when Waymark can be reached');
     } catch (err) {
       error.show(problemText(err));
     }
@@ -220,7 +223,7 @@ export function lotPickerView(ctx, block, onChosen) {
         // Screen readers hear the warning the "!" mark shows; aria-description is not valid ARIA 1.2.
         if (level === 'yellow' || level === 'red') text.prepend(el('span', 'visually-hidden', level === 'red' ? 'Warning: permit required. ' : 'Warning: usually nearly full. '));
         b.append(mark, text);
-        b.addEventListener('click', () => pick(lot.lotId, b));
+        b.addEventListener('click', () => pick(lot.lotId, b, lot.lotName));
         li.append(b);
         return li;
       }
@@ -232,12 +235,14 @@ export function lotPickerView(ctx, block, onChosen) {
         return li;
       }
 
-      async function pick(/** @type {string|undefined} */ lotId, /** @type {HTMLButtonElement} */ b) {
+      async function pick(/** @type {string|undefined} */ lotId, /** @type {HTMLButtonElement} */ b, lotName = '') {
         error.clear();
         b.setAttribute('aria-busy', 'true');
         try {
-          const updated = await putBlock(block.id, { weekday: block.weekday, startSlot: block.startSlot, endSlot: block.endSlot, lotId });
-          onChosen(updated);
+          const r = await putBlock(block.id, { weekday: block.weekday, startSlot: block.startSlot, endSlot: block.endSlot, lotId },
+            `Schedule: ${blockWhen(block)} · ${lotName || 'no lot'}`);
+          onChosen(r.sent ? r.answer : { ...block, lotId, lotName: lotName || undefined });
+          if (!r.sent) toast('Offline: the lot is saved when Waymark can be reached');
           if (alive) ctx.panel.back();
         } catch (err) {
           error.show(problemText(err));

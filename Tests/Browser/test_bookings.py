@@ -422,6 +422,12 @@ def test_prk12_book_every_week_until_a_day_dates_that_cannot_be_booked_said_why_
     assert wallet(booking_server, token)[0] == 10000 - 4 * 1200
     card = app.wait(lambda: app.el(f'[data-booking-id="{weekly[0]["id"]}"]'), message="a weekly date in Your Bookings")
     assert "repeats weekly" in card.text
+    # A series shows its next date; the others fold under it until opened.
+    more = app.el(f'[data-action="show-series"][data-series-id="{weekly[0]["seriesId"]}"]')
+    assert "1 more weekly date, the last" in more.text, more.text
+    assert not app.els(f'[data-booking-id="{weekly[1]["id"]}"]')
+    more.click()
+    app.wait(lambda: app.els(f'[data-booking-id="{weekly[1]["id"]}"]'), message="the series opened")
 
     app.el(f'[data-booking-id="{weekly[0]["id"]}"] [data-action="cancel-series"]').click()
     dialog = app.dialog("cancel-series").text

@@ -12,7 +12,7 @@ import { confirm } from '../shell/dialog.js';
 import { toast } from '../shell/toast.js';
 import { formatMoney } from '../shell/money.js';
 import { directionsURL } from '../shell/directions.js';
-import { rangeText, clockText, zonedParts, zonedInstant, addDays, timeValue, minuteOf } from '../shell/zoned-time.js';
+import { rangeText, clockText, dayText, zonedParts, zonedInstant, addDays, timeValue, minuteOf } from '../shell/zoned-time.js';
 import { listBookings, checkIn, modifyBooking, quote, cancelBooking, getSeries, cancelSeries } from './api.js';
 import { writes, onChange, retry, discard } from '../accounts/outbox.js';
 import { savedNote } from '../accounts/saved-reads.js';
@@ -100,7 +100,7 @@ export function bookingsView(ctx, o = {}) {
     const upcoming = bookings.filter((b) => b.state === 'booked' || b.state === 'checkedIn');
     const past = bookings.filter((b) => !upcoming.includes(b));
     const parts = [];
-    if (upcoming.length) parts.push(el('h3', 'list-head', 'Coming up'), ...upcoming.map((b) => card(b, now)));
+    if (upcoming.length) parts.push(el('h3', 'list-head', 'Coming up'), ...comingUp(upcoming, now));
     if (past.length) parts.push(el('h3', 'list-head', 'Earlier'), ...past.map((b) => card(b, now)));
     list.replaceChildren(...parts);
     if (focus) {
@@ -116,6 +116,30 @@ export function bookingsView(ctx, o = {}) {
         focus = '';
       }
     }
+  }
+
+  /** Weekly series the person opened up; the others show their next date and how many follow. */
+  const expanded = new Set();
+
+  /** The bookings to come, a weekly series folded under its next date. */
+  function comingUp(upcoming, now) {
+    const out = [];
+    for (const b of upcoming) {
+      const dates = b.seriesId ? upcoming.filter((x) => x.seriesId === b.seriesId) : [b];
+      if (dates[0] !== b && !expanded.has(b.seriesId)) continue;
+      out.push(card(b, now));
+      if (dates[0] === b && dates.length > 1 && !expanded.has(b.seriesId)) {
+        const more = dates.length - 1;
+        const show = button(`${more} more weekly ${more === 1 ? 'date' : 'dates'}, the last ${dayText(new Date(dates[more].start), tz)} · Show`, () => {
+          expanded.add(b.seriesId);
+          draw(last);
+        }, 'acc-button series-more');
+        show.dataset.action = 'show-series';
+        show.dataset.seriesId = b.seriesId;
+        out.push(show);
+      }
+    }
+    return out;
   }
 
   function card(b, now) {

@@ -324,3 +324,13 @@ def use_session(app: App, session: dict) -> None:
     import json
     app.js("localStorage.setItem('waymark.account.token', arguments[0]);"
            "localStorage.setItem('waymark.account.me', arguments[1]);", session["token"], json.dumps(session["user"]))
+
+
+def answer_json(handler, data: bytes, status: int = 200) -> None:
+    """What the local stand-ins for third parties (the weather, the card processor) answer with:
+    `data` as JSON, with its length, on a `BaseHTTPRequestHandler`."""
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)

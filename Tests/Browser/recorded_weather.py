@@ -11,6 +11,8 @@ import pathlib
 import threading
 import urllib.parse
 
+from helpers import answer_json
+
 RECORDED = pathlib.Path(__file__).resolve().parents[1] / "WaymarkCoreTests" / "Fixtures" / "weather" / "open_meteo_daily_forecast_example.json"
 
 
@@ -32,12 +34,7 @@ class RecordedWeather:
                 today = datetime.datetime.now(datetime.timezone(datetime.timedelta(hours=-8))).date()
                 body["timezone"] = "America/Los_Angeles"
                 body["daily"]["time"] = [(today + datetime.timedelta(days=i)).isoformat() for i in range(len(body["daily"]["time"]))]
-                data = json.dumps(body).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                answer_json(self, json.dumps(body).encode())
 
             def log_message(self, *args):
                 pass

@@ -20,7 +20,7 @@ import urllib.request
 import pytest
 
 from conftest import WaymarkServer
-from helpers import App, Accounts, api, new_account, use_session
+from helpers import App, Accounts, answer_json, api, new_account, use_session
 
 FIXTURES = pathlib.Path(__file__).resolve().parents[1] / "WaymarkServerTests" / "Fixtures" / "card"
 WEBHOOK_SECRET = "whsec_test_browser_4kT9pW2xQ7"
@@ -39,12 +39,7 @@ class Processor:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode()
                 outer.posts.append((self.path, body))
                 name = "payment_intent_created.json" if self.path == "/v1/payment_intents" else "refund_created.json"
-                data = (FIXTURES / name).read_bytes()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                answer_json(self, (FIXTURES / name).read_bytes())
 
             def log_message(self, *args):
                 pass

@@ -42,10 +42,8 @@ enum BookingSeriesMapping {
     }
 
     static func quote(_ q: BookingService.SeriesQuote) -> Components.Schemas.BookingSeriesQuote {
-        let available = q.dates.filter { $0.price != nil && $0.spacesLeft > 0 }
-        let total = available.first.map { first in
-            Money(available.reduce(0) { $0 + ($1.price?.total.minorUnits ?? 0) }, first.price!.total.currency)
-        }
+        let prices = q.dates.filter { $0.spacesLeft > 0 }.compactMap { $0.price?.total }
+        let total = prices.first.map { Money(prices.reduce(0) { $0 + $1.minorUnits }, $0.currency) }
         return .init(
             lotId: q.lotId, summary: q.plan.words(zone: q.timeZone, locale: RequestContext.locale),
             occurrences: q.dates.map { d in
@@ -53,7 +51,7 @@ enum BookingSeriesMapping {
                       total: d.price.map { BookingMapping.money($0.total) },
                       problem: d.problem.map { $0.detail ?? $0.title } ?? (d.price != nil && d.spacesLeft == 0 ? "No booked space is free then." : nil))
             },
-            availableCount: available.count, total: total.map(BookingMapping.money))
+            availableCount: prices.count, total: total.map(BookingMapping.money))
     }
 
     static func series(_ r: BookingSeriesRow) -> Components.Schemas.BookingSeries {

@@ -15,11 +15,12 @@ extension BookingService {
     }
 
     func quoteSeries(lotId: String, plan: BookingSeriesPlan) async throws -> SeriesQuote {
-        guard let lot = try await BookingStore.offer(lotId: lotId, sql: store.sql) else { throw Problem.notFound("lot") }
-        let ranges = try Self.expand(plan, zone: lot.timeZone, now: now())
+        let now = now()
+        let lot = try await bookableOffer(lotId: lotId, now: now, sql: store.sql)
+        let ranges = try Self.expand(plan, zone: lot.timeZone, now: now)
         var dates: [Quote] = []
         for (i, range) in ranges.enumerated() {
-            dates.append(try await quote(lotId: lotId, range: range, checkAdvance: i == 0))
+            dates.append(try await quote(range, offer: lot, now: now, checkAdvance: i == 0))
         }
         return SeriesQuote(lotId: lotId, plan: plan, timeZone: lot.timeZone, dates: dates)
     }
@@ -44,12 +45,14 @@ extension BookingService {
                 return try await requireSeries(done, userId: userId, sql: sql)
             }
             try await AdvisoryLocks.lockLot(lotId, sql: sql)
+            // Read once under the lot's lock: every date is priced against the same offer.
+            let offer = try await bookableOffer(lotId: lotId, now: now, sql: sql)
             let seriesId = UUID().uuidString.lowercased()
             try await BookingSeriesStore.insert(id: seriesId, userId: userId, lotId: lotId, plan: plan, at: now, sql: sql)
             var made: [(booking: Booking, price: Money)] = [], skipped: [BookingSeriesRow.Skip] = []
             for (i, range) in ranges.enumerated() {
                 do {
-                    let (offer, price) = try await priced(lotId: lotId, range: range, now: now, checkAdvance: i == 0, sql: sql)
+                    let price = try Self.price(range, at: offer, now: now, checkAdvance: i == 0)
                     try await checkOverlap(userId: userId, range: range, excluding: nil, sql: sql)
                     let competing = try await BookingStore.competing(lotId: lotId, range: range, sql: sql)
                     guard BookingCapacity.fits(range, capacity: offer.capacity, bookings: competing, now: now) else { throw Self.lotFull }

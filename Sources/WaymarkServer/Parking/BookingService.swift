@@ -30,12 +30,17 @@ struct BookingService: Sendable {
 
     /// A range that cannot be booked is an answer here, not an error: a booking screen asks
     /// while the driver is still choosing the time.
-    func quote(lotId: String, range: BookingRange, checkAdvance: Bool = true) async throws -> Quote {
+    func quote(lotId: String, range: BookingRange) async throws -> Quote {
         let now = now()
-        let sql = store.sql
-        let offer: LotOfferRow, price: PriceQuote
+        return try await quote(range, offer: try await bookableOffer(lotId: lotId, now: now, sql: store.sql), now: now, checkAdvance: true)
+    }
+
+    /// A range's quote at a lot whose offer is already read (a weekly booking quotes many).
+    func quote(_ range: BookingRange, offer: LotOfferRow, now: Date, checkAdvance: Bool) async throws -> Quote {
+        let lotId = offer.lotId, sql = store.sql
+        let price: PriceQuote
         do {
-            (offer, price) = try await priced(lotId: lotId, range: range, now: now, checkAdvance: checkAdvance, sql: sql)
+            price = try Self.price(range, at: offer, now: now, checkAdvance: checkAdvance)
         } catch let problem as Problem where problem.type == Self.invalidRange("").type {
             return Quote(lotId: lotId, range: range, price: nil, problem: problem, spacesLeft: 0)
         }
@@ -323,13 +328,25 @@ struct BookingService: Sendable {
     }
 
     /// The lot's offer and the price of `range` there, or the problem that stops the booking.
-    func priced(lotId: String, range: BookingRange, now: Date, checkAdvance: Bool = true,
-                sql: any SQLDatabase) async throws -> (LotOfferRow, PriceQuote) {
-        guard let lot = try await BookingStore.offer(lotId: lotId, sql: sql) else { throw Problem.notFound("lot") }
-        guard var offer = lot.offer, offer.problem == nil else {
+    private func priced(lotId: String, range: BookingRange, now: Date, sql: any SQLDatabase) async throws -> (LotOfferRow, PriceQuote) {
+        let offer = try await bookableOffer(lotId: lotId, now: now, sql: sql)
+        return (offer, try Self.price(range, at: offer, now: now, checkAdvance: true))
+    }
+
+    /// The lot's offer with its closures ahead, ready to price ranges; or why it takes no bookings.
+    func bookableOffer(lotId: String, now: Date, sql: any SQLDatabase) async throws -> LotOfferRow {
+        guard var lot = try await BookingStore.offer(lotId: lotId, sql: sql) else { throw Problem.notFound("lot") }
+        guard let offer = lot.offer, offer.problem == nil else {
             throw Problem.conflict("lot-not-bookable", "This lot takes no bookings.")
         }
-        offer.pricing.closures = try await LotClosures.ahead(lotId: lotId, now: now, sql: sql)
+        lot.offer?.pricing.closures = try await LotClosures.ahead(lotId: lotId, now: now, sql: sql)
+        return lot
+    }
+
+    /// The price of `range` at a bookable offer (`bookableOffer`), or the problem that stops it.
+    /// A weekly booking's later dates may lie beyond `BookingOffer.maximumAdvance` (`checkAdvance`).
+    static func price(_ range: BookingRange, at lot: LotOfferRow, now: Date, checkAdvance: Bool) throws -> PriceQuote {
+        guard let offer = lot.offer else { throw Problem.conflict("lot-not-bookable", "This lot takes no bookings.") }
         let price: PriceQuote
         do throws(PricingError) {
             price = try offer.pricing.quote(for: range, in: lot.timeZone, now: now)
@@ -339,7 +356,7 @@ struct BookingService: Sendable {
             throw Self.invalidRange(words)
         }
         if checkAdvance, let problem = BookingOffer.advanceProblem(range, now: now) { throw Self.invalidRange(problem) }
-        return (LotOfferRow(lotId: lot.lotId, siteId: lot.siteId, offer: offer, timeZone: lot.timeZone), price)
+        return price
     }
 
     static func invalidRange(_ detail: String) -> Problem {

@@ -96,7 +96,7 @@ struct CardTopUpService: Sendable {
     func receive(payload: Data, signatureHeader: String?) async throws {
         let now = now()
         let event = try processor.verifiedEvent(payload: payload, signatureHeader: signatureHeader, now: now)
-        let refundDue = try await store.write { sql -> Row? in
+        let due = try await store.write { sql -> Row? in
             let fresh = try await sql.raw("""
                 INSERT INTO card_events (id, type, received_at) VALUES (\(bind: event.id), \(bind: Self.typeName(event.kind)), \(bind: now.millis))
                 ON CONFLICT (id) DO NOTHING RETURNING id
@@ -134,7 +134,7 @@ struct CardTopUpService: Sendable {
             }
             return nil
         }
-        if let refundDue { try? await refund(refundDue) }
+        if let due { try? await refund(due) }
     }
 
     /// Refunds what is due and was not refunded yet (the processor did not answer at the time).

@@ -74,6 +74,8 @@ export function createSitePicker(o) {
     });
     if (!picked || picked === o.current().id) return;
     try { localStorage.setItem(KEY, picked); } catch { /* storage off: the choice lasts this visit */ }
+    // A lot open on the old campus is not on the new one: reopen on the campus itself.
+    if (location.pathname.startsWith('/lots/')) history.replaceState(history.state, '', '/');
     (o.reload ?? (() => location.reload()))();
   };
   o.chip.addEventListener('click', open);

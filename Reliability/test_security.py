@@ -184,7 +184,7 @@ def test_rate_limits_hold(workdir):
         auth = {"Authorization": f"Bearer {hammer}"}
 
         def put(_):
-            return requests.put(f"{server.url}/v1/me/permits", json={"permits": ["green"]}, headers=auth, timeout=20)
+            return requests.put(f"{server.url}/v1/me/permits", json={"permits": [{"permit": "handicap"}]}, headers=auth, timeout=20)
 
         import concurrent.futures
         started = time.monotonic()
@@ -199,10 +199,10 @@ def test_rate_limits_hold(workdir):
             ok, why = is_problem(r)
             assert ok, why
             assert int(r.headers["Retry-After"]) >= 1
-        assert requests.get(f"{server.url}/v1/me/permits", headers=auth, timeout=10).json() == {"permits": ["green"]}
+        assert requests.get(f"{server.url}/v1/me/permits", headers=auth, timeout=10).json() == {"permits": [{"permit": "handicap"}]}
         reads = [requests.get(f"{server.url}/v1/me/permits", headers=auth, timeout=10).status_code for _ in range(50)]
         assert reads == [200] * 50, "reads are not limited"
-        other = requests.put(f"{server.url}/v1/me/permits", json={"permits": ["black"]},
+        other = requests.put(f"{server.url}/v1/me/permits", json={"permits": []},
                              headers={"Authorization": f"Bearer {bystander}"}, timeout=10)
         assert other.status_code == 200, "another client has its own budget"
 

@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-29.6';
+const VERSION = '2026-11-29.7';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -87,6 +87,7 @@ const SHELL = [
   '/parking/lot-card.js',
   '/parking/lot-finder.js',
   '/parking/lot-list.js',
+  '/parking/permit-words.js',
   '/parking/reviews.js',
   '/parking/schedule-format.js',
   '/parking/schedule-grid.js',

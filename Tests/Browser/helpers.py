@@ -250,6 +250,19 @@ def api(base: str, method: str, path: str, body=None, token: str | None = None):
     return status, answer
 
 
+def demo_permits(base: str, codes: list[str]) -> dict:
+    """A `PUT /v1/me/permits` body holding the demo campus's permits by code ("handicap" is the
+    placard, held without a campus)."""
+    _, answer = api(base, "GET", "/v1/sites")
+    site = next(s["id"] for s in answer["sites"] if s["code"] == "csuf")
+    return {"permits": [{"permit": c} if c == "handicap" else {"siteId": site, "permit": c} for c in codes]}
+
+
+def permit_codes(answer: dict) -> list[str]:
+    """The codes of a permits answer, in its order."""
+    return [p["permit"] for p in answer["permits"]]
+
+
 def api_response(base: str, method: str, path: str, body=None, token: str | None = None):
     """A JSON request straight to the API: (status, content type, answer)."""
     import json

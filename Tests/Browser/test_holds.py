@@ -8,7 +8,7 @@ import time
 import pytest
 
 from conftest import make_driver
-from helpers import App, api
+from helpers import App, api, demo_permits
 
 ALL_PERMITS = ["green", "yellow", "black", "handicap"]
 
@@ -170,7 +170,7 @@ def test_prk10_was_it_you_no_redirects_to_another_held_spot_then_yes_saves_the_c
     status, device = api(server.url, "POST", "/v1/devices")
     assert status == 201, device
     token = device["token"]
-    status, _ = api(server.url, "PUT", "/v1/me/permits", {"permits": ALL_PERMITS}, token=token)
+    status, _ = api(server.url, "PUT", "/v1/me/permits", demo_permits(server.url, ALL_PERMITS), token=token)
     assert status == 200
     lot = server.lot("G")
     spots = [s for s in far_from_pin(lot, server.spots(lot["id"])) if s["category"] == "regular"]

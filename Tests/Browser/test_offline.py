@@ -48,7 +48,7 @@ def test_prk19_qlt1_a_persons_bookings_wallet_schedule_permits_and_inbox_read_of
     from datetime import datetime, timedelta, timezone
     from zoneinfo import ZoneInfo
 
-    from helpers import Accounts, api, new_account, use_session
+    from helpers import Accounts, api, demo_permits, new_account, use_session
 
     session = new_account(own_server.url, "offline", "Parking#2026")
     token = session["token"]
@@ -60,7 +60,7 @@ def test_prk19_qlt1_a_persons_bookings_wallet_schedule_permits_and_inbox_read_of
     status, booking = api(own_server.url, "POST", "/v1/bookings", {"lotId": lot["id"], "start": iso(start), "end": iso(start + timedelta(hours=2))},
                           token=token)
     assert status == 201, booking
-    assert api(own_server.url, "PUT", "/v1/me/permits", {"permits": ["green"]}, token=token)[0] == 200
+    assert api(own_server.url, "PUT", "/v1/me/permits", demo_permits(own_server.url, ["green"]), token=token)[0] == 200
     status, block = api(own_server.url, "POST", "/v1/me/schedule/blocks", {"weekday": 3, "startSlot": 18, "endSlot": 24}, token=token)
     assert status == 201, block
 

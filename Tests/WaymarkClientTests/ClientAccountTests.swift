@@ -26,7 +26,7 @@ struct ClientAccountTests {
             #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
             #expect(try await client.ensureDeviceIdentity().id == device.id, "an existing session is reused")
 
-            try await client.setPermits([.green])
+            try await client.setPermits(HeldPermits(bySite: [server.siteId: [.green]]))
             let lots = try await client.lots(siteId: server.siteId)
             let block = try await client.addScheduleBlock(weekday: 2, startSlot: 16, endSlot: 20, lotId: lots[0].id)
             #expect(block.lotName == lots[0].name)
@@ -34,7 +34,7 @@ struct ClientAccountTests {
             let account = try await client.register(username: "uma", password: "Str0ng!pass", email: "uma@example.com")
             #expect(account.id == device.id)
             #expect(account.kind == .account)
-            #expect(try await client.permits() == [.green])
+            #expect(try await client.permits() == HeldPermits(bySite: [server.siteId: [.green]]))
             #expect(try await client.schedule().map(\.id) == [block.id])
 
             // A second client with the same file is the same session (another launch of the app).

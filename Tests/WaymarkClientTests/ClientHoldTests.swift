@@ -18,8 +18,9 @@ struct ClientHoldTests {
             _ = try await bob.ensureDeviceIdentity()
             // Every demo lot asks for a permit on weekdays in the day: with them, the redirect
             // below has somewhere to go whatever the time of the run.
-            _ = try await alice.setPermits([.green, .yellow, .black])
-            _ = try await bob.setPermits([.green, .yellow, .black])
+            let all = HeldPermits(bySite: [server.siteId: [.green, .yellow, .black]])
+            _ = try await alice.setPermits(all)
+            _ = try await bob.setPermits(all)
 
             // A surface lot open to all, every spot reported empty just now.
             let lots = try await alice.lots(siteId: server.siteId)

@@ -36,9 +36,9 @@ struct ClientOutboxTests {
         let day1 = (ClientBookingTests.tomorrow(10), ClientBookingTests.tomorrow(12))
         let day2 = (day1.0.addingTimeInterval(86_400), day1.1.addingTimeInterval(86_400))
         for action in [Outbox.Write.Action.book(lotId: lotA, start: day1.0, end: day1.1),
-                       .setPermits([.green]),
+                       .setPermits(HeldPermits(bySite: [first.siteId: [.green]])),
                        .book(lotId: lotA, start: day2.0, end: day2.1),
-                       .setPermits([.green, .black])] {
+                       .setPermits(HeldPermits(bySite: [first.siteId: [.green, .black]], placard: true))] {
             guard case .queued = try await member.send(action) else {
                 Issue.record("\(action) was not queued while the server was down")
                 return
@@ -46,7 +46,7 @@ struct ClientOutboxTests {
         }
         let queued = await member.outbox.writes
         #expect(queued.map(\.action) == [.book(lotId: lotA, start: day1.0, end: day1.1), .book(lotId: lotA, start: day2.0, end: day2.1),
-                                          .setPermits([.green, .black])])
+                                          .setPermits(HeldPermits(bySite: [first.siteId: [.green, .black]], placard: true))])
         #expect(Set(queued.map(\.id)).count == 3)
         #expect(await member.flushOutbox().isEmpty, "nothing is sent or failed while unreachable")
         #expect(await member.outbox.writes == queued)
@@ -81,7 +81,7 @@ struct ClientOutboxTests {
                 try await second.stop()
                 return
             }
-            #expect(permits == [.green, .black])
+            #expect(permits == HeldPermits(bySite: [first.siteId: [.green, .black]], placard: true))
 
             // Made once: a second flush sends nothing again, and the server has one booking.
             #expect(await restarted.flushOutbox().isEmpty)

@@ -106,33 +106,35 @@ struct WeeklyScheduleTests {
         #expect(WeeklySchedule.mergeable(incoming, into: kept).map(\.id) == ["y", "w"])
     }
 
+    static let names = PermitNames(DemoCampus.fullerton.permits)
+
     @Test("PRK-16 red when a permit the lot requires is missing, named with its time")
     func red() {
-        let advice = ScheduleAdvisor.advise(weekday: 2, startSlot: 16, endSlot: 18, rules: [studentRule], typical: typical([16: 0.2]), permits: [])
+        let advice = ScheduleAdvisor.advise(weekday: 2, startSlot: 16, endSlot: 18, rules: [studentRule], typical: typical([16: 0.2]), permits: [], names: Self.names)
         #expect(advice.level == .red)
         #expect(advice.requiredPermits == [.green, .yellow])
         #expect(advice.reason == "Needs a Green or Yellow permit at 08:00 on Monday.")
-        #expect(ScheduleAdvisor.advise(weekday: 2, startSlot: 16, endSlot: 18, rules: [studentRule], typical: typical([16: 0.2]), permits: [.yellow]).level == .green)
+        #expect(ScheduleAdvisor.advise(weekday: 2, startSlot: 16, endSlot: 18, rules: [studentRule], typical: typical([16: 0.2]), permits: [.yellow], names: Self.names).level == .green)
         // Weekends are open.
-        #expect(ScheduleAdvisor.advise(weekday: 1, startSlot: 16, endSlot: 18, rules: [studentRule], typical: typical([16: 0.2]), permits: []).level == .green)
+        #expect(ScheduleAdvisor.advise(weekday: 1, startSlot: 16, endSlot: 18, rules: [studentRule], typical: typical([16: 0.2]), permits: [], names: Self.names).level == .green)
     }
 
     @Test("PRK-16 a permit that becomes required in the middle of a block still makes it red")
     func redMidBlock() {
         let rule = PermitRule(weekdays: [3], startMinute: 8 * 60 + 15, endMinute: 9 * 60, permits: [.black])
-        let advice = ScheduleAdvisor.advise(weekday: 3, startSlot: 14, endSlot: 17, rules: [rule], typical: typical([14: 0.1]), permits: [.green])
+        let advice = ScheduleAdvisor.advise(weekday: 3, startSlot: 14, endSlot: 17, rules: [rule], typical: typical([14: 0.1]), permits: [.green], names: Self.names)
         #expect(advice.level == .red)
         #expect(advice.reason.contains("08:15"))
-        #expect(ScheduleAdvisor.advise(weekday: 3, startSlot: 12, endSlot: 16, rules: [rule], typical: typical([12: 0.1]), permits: []).level == .green,
+        #expect(ScheduleAdvisor.advise(weekday: 3, startSlot: 12, endSlot: 16, rules: [rule], typical: typical([12: 0.1]), permits: [], names: Self.names).level == .green,
                 "a block that ends at 08:00 is not affected")
     }
 
     @Test("PRK-16 yellow at 85 % typical occupancy at the start, green below, unknown without history, none without a lot")
     func levels() {
-        #expect(ScheduleAdvisor.advise(weekday: 4, startSlot: 20, endSlot: 24, rules: [], typical: typical([20: 0.85]), permits: []).level == .yellow)
-        #expect(ScheduleAdvisor.advise(weekday: 4, startSlot: 20, endSlot: 24, rules: [], typical: typical([20: 0.849, 21: 0.99]), permits: []).level == .green)
-        #expect(ScheduleAdvisor.advise(weekday: 4, startSlot: 20, endSlot: 24, rules: [], typical: typical([:]), permits: []).level == .unknown)
-        let yellow = ScheduleAdvisor.advise(weekday: 4, startSlot: 20, endSlot: 24, rules: [], typical: typical([20: 0.9]), permits: [])
+        #expect(ScheduleAdvisor.advise(weekday: 4, startSlot: 20, endSlot: 24, rules: [], typical: typical([20: 0.85]), permits: [], names: Self.names).level == .yellow)
+        #expect(ScheduleAdvisor.advise(weekday: 4, startSlot: 20, endSlot: 24, rules: [], typical: typical([20: 0.849, 21: 0.99]), permits: [], names: Self.names).level == .green)
+        #expect(ScheduleAdvisor.advise(weekday: 4, startSlot: 20, endSlot: 24, rules: [], typical: typical([:]), permits: [], names: Self.names).level == .unknown)
+        let yellow = ScheduleAdvisor.advise(weekday: 4, startSlot: 20, endSlot: 24, rules: [], typical: typical([20: 0.9]), permits: [], names: Self.names)
         #expect(yellow.reason.hasPrefix("Usually 90 % full at 10:00"))
         #expect(ScheduleAdvice(level: .none, reason: "").rank > yellow.rank)
     }

@@ -63,6 +63,19 @@ struct SiteImportTests {
         for (code, spots) in site.spots { #expect(spots.map(\.ordinal) == Array(0..<spots.count), "\(code)") }
     }
 
+    static let student = Permit(rawValue: "student")!
+    static let faculty = Permit(rawValue: "faculty")!
+
+    @Test("PRK-1 the site's own permits: code, name and colour (lower-cased), grey when none is given, in file order")
+    func prk1SitePermits() throws {
+        let site = try #require(try Self.readRiverside().site)
+        #expect(site.plan.permits == [
+            PermitKind(code: Self.student, name: "Student", colour: "#2e7d32"),
+            PermitKind(code: Self.faculty, name: "Faculty/Staff", colour: "#6a1b9a"),
+            PermitKind(code: Permit(rawValue: "resident")!, name: "Resident", colour: SiteImport.defaultPermitColour),
+        ])
+    }
+
     @Test("PRK-1 a lot with a capacity gets the generated layout, its hours, permits, price and booking offer")
     func prk1GeneratedLot() throws {
         let site = try #require(try Self.readRiverside().site)
@@ -74,7 +87,7 @@ struct SiteImportTests {
         let weekdays = OpeningHours(weekdays: [2, 3, 4, 5, 6], openMinute: 6 * 60, closeMinute: 23 * 60)
         let saturday = OpeningHours(weekdays: [7], openMinute: 8 * 60, closeMinute: 18 * 60)
         #expect(a.hours == [weekdays, saturday])
-        #expect(a.permitRules == [PermitRule(weekdays: [2, 3, 4, 5, 6], startMinute: 7 * 60, endMinute: 22 * 60, permits: [.green, .yellow])])
+        #expect(a.permitRules == [PermitRule(weekdays: [2, 3, 4, 5, 6], startMinute: 7 * 60, endMinute: 22 * 60, permits: [Self.student, Self.faculty])])
         #expect(a.price == LotPrice(currency: "USD", hourlyCents: 200, dailyMaxCents: 1_200))
         #expect(a.booking == BookingOffer(capacity: 40, pricing: LotPricing(
             currency: "USD", dailyFeeMinor: 300, includedMinutesPerDay: 0, rateMinor: 50, rateUnitMinutes: 60,
@@ -95,7 +108,7 @@ struct SiteImportTests {
         #expect(s.hours.isEmpty && s.booking == nil && !s.keysRequired)
         // 1.5 and 9 written as JSON numbers.
         #expect(s.price == LotPrice(currency: "USD", hourlyCents: 150, dailyMaxCents: 900))
-        #expect(s.permitRules == [PermitRule(weekdays: [2, 3, 4, 5, 6], startMinute: 7 * 60, endMinute: 17 * 60, permits: [.black, .handicap])])
+        #expect(s.permitRules == [PermitRule(weekdays: [2, 3, 4, 5, 6], startMinute: 7 * 60, endMinute: 17 * 60, permits: [Self.faculty, .handicap])])
         let spots = try #require(site.spots["S"])
         #expect(spots.map(\.label) == ["1-1", "1-2", "1-3", "1-4", "2-1", "2-2", "2-3", "2-4", "3-1", "3-2", "3-3", "3-4"])
         #expect(spots.map(\.level) == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2])
@@ -150,6 +163,7 @@ struct SiteImportTests {
     }
 
     static let lotItem = "feature 2 (lot 'P1')"
+    static let siteItem = "feature 1 (site 'rcc')"
     static let spotItem = "feature 3 (spot '1' of lot 'P1')"
 
     static let broken: [Broken] = [
@@ -240,10 +254,24 @@ struct SiteImportTests {
                item: lotItem, rule: #"0 or more"#),
         Broken(name: "daily maximum below the hourly price", features: [site(), lot(#", "price": {"currency": "USD", "hourly": "2.00", "dailyMax": "1.00"}"#)],
                item: lotItem, rule: #""dailyMax" in "price" (1.00 USD) must be at least "hourly" (2.00 USD): it caps what a day costs."#),
-        Broken(name: "unknown permit", features: [site(), lot(#", "permits": [{"days": "Mo-Fr", "from": "07:00", "to": "22:00", "permits": ["green", "blue"]}]"#)],
-               item: lotItem, rule: #""permits" in "permits" entry 1 names "blue", which is not a permit; the permits are green, yellow, black and handicap."#),
+        Broken(name: "permit the site does not issue", features: [site(), lot(#", "permits": [{"days": "Mo-Fr", "from": "07:00", "to": "22:00", "permits": ["handicap", "blue"]}]"#)],
+               item: lotItem, rule: #""permits" names "blue", which the site does not issue (the site lists no permits, and "handicap" for the disabled placard); add it to the site's "permits" or correct the rule."#),
+        Broken(name: "permit code with capitals", features: [site(), lot(#", "permits": [{"days": "Mo-Fr", "from": "07:00", "to": "22:00", "permits": ["Staff"]}]"#)],
+               item: lotItem, rule: #""permits" in "permits" entry 1 names "Staff", which is not a permit code (1 to 32 lower-case letters"#),
         Broken(name: "no permit named", features: [site(), lot(#", "permits": [{"days": "Mo-Fr", "from": "07:00", "to": "22:00", "permits": []}]"#)],
-               item: lotItem, rule: "must be a list of at least one permit (green, yellow, black or handicap), not an empty list."),
+               item: lotItem, rule: #"must be a list of at least one permit code such as ["green"], not an empty list."#),
+        Broken(name: "site permits not a list", features: [site(#", "permits": "staff""#), lot()], item: siteItem,
+               rule: ##""permits" must be a list of permits such as {"code": "faculty", "name": "Faculty/Staff", "colour": "#7b3fa0"}, not "staff"."##),
+        Broken(name: "site permit without a name", features: [site(#", "permits": [{"code": "staff"}]"#), lot()], item: siteItem,
+               rule: #"needs "name" in "permits" entry 1, the permit's name as drivers know it (1 to 40 characters)."#),
+        Broken(name: "site permit listed twice", features: [site(#", "permits": [{"code": "staff", "name": "Staff"}, {"code": "staff", "name": "Staff B"}]"#), lot()],
+               item: siteItem, rule: #""code" "staff" is listed twice; each permit once."#),
+        Broken(name: "site lists the placard", features: [site(#", "permits": [{"code": "handicap", "name": "Disabled"}]"#), lot()], item: siteItem,
+               rule: #""code" is "handicap", the disabled parking placard, which every site knows already; leave it out of "permits"."#),
+        Broken(name: "site permit colour a word", features: [site(#", "permits": [{"code": "staff", "name": "Staff", "colour": "purple"}]"#), lot()],
+               item: siteItem, rule: ##""colour" must be a colour such as "#7b3fa0" (# and six hex digits), not "purple"."##),
+        Broken(name: "site permit code none", features: [site(#", "permits": [{"code": "none", "name": "None"}]"#), lot()], item: siteItem,
+               rule: #""code" must be 1 to 32 lower-case letters, digits or hyphens, starting with a letter or digit, and not "none", not "none"."#),
         Broken(name: "eleven rules", features: [site(), lot(#", "rules": ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"]"#)],
                item: lotItem, rule: #""rules" must be a list of at most 10 texts, not 11."#),
         Broken(name: "an empty rule", features: [site(), lot(#", "rules": ["Head-in only", ""]"#)],
@@ -459,12 +487,12 @@ struct SiteImportTests {
     @Test("PRK-1 every demo lot's settings written in the site file's words read back the same")
     func prk1SettingsRoundTrip() throws {
         for lot in DemoCampus.fullerton.lots {
-            let read = SiteImport.lotSettings(SiteFileWriter.settings(Self.settings(of: lot)), capacity: lot.capacity, source: "settings")
+            let read = SiteImport.lotSettings(SiteFileWriter.settings(Self.settings(of: lot)), capacity: lot.capacity, sitePermits: DemoCampus.fullerton.permits, source: "settings")
             #expect(read.problems.isEmpty, "\(lot.code): \(read.problems)")
             #expect(read.settings == Self.settings(of: lot), "\(lot.code)")
         }
         let minimal = SiteImport.lotSettings(Data(#"{"price": {"currency": "USD", "hourly": "2.00", "dailyMax": "9.00"}, "booking": null}"#.utf8),
-                                             capacity: 10, source: "settings")
+                                             capacity: 10, sitePermits: DemoCampus.fullerton.permits, source: "settings")
         #expect(minimal.settings == LotSettings(hours: [], price: LotPrice(currency: "USD", hourlyCents: 200, dailyMaxCents: 900),
                                                 permitRules: [], rules: [], booking: nil))
         let before = Self.settings(of: DemoCampus.fullerton.lots[0])
@@ -483,11 +511,13 @@ struct SiteImportTests {
             (#"{"hours": [{"days": "Mo-Fr", "open": "07:00", "close": "22:00"}]}"#, #"needs "price""#),
             (#"{"price": {"currency": "USD", "hourly": "1.00", "dailyMax": "3.00"}, "hours": [{"days": "Xx", "open": "07:00", "close": "22:00"}]}"#, #""days""#),
             (#"{"price": {"currency": "USD", "hourly": "1.00", "dailyMax": "3.00"}, "rules": ["Park\u0000here"]}"#, "without control characters"),
+            (#"{"price": {"currency": "USD", "hourly": "1.00", "dailyMax": "3.00"}, "permits": [{"days": "Mo-Fr", "from": "07:00", "to": "17:00", "permits": ["staff"]}]}"#,
+             #""permits" names "staff", which the site does not issue (the site's permits are "green", "yellow", "black""#),
             ("[1]", "must be one object"),
             ("{", "is not JSON"),
           ])
     func prk1SettingsRefused(json: String, expected: String) {
-        let read = SiteImport.lotSettings(Data(json.utf8), capacity: 10, source: "settings")
+        let read = SiteImport.lotSettings(Data(json.utf8), capacity: 10, sitePermits: DemoCampus.fullerton.permits, source: "settings")
         #expect(read.settings == nil)
         #expect(read.problems.count == 1, "\(read.problems)")
         #expect(read.problems.first?.rule.contains(expected) == true, "\(read.problems.first?.rule ?? "")")

@@ -4,22 +4,23 @@ import Testing
 
 @Suite("Soft hold rules (PRK-9, PRK-10)")
 struct SoftHoldTests {
+    let names = PermitNames(DemoCampus.fullerton.permits)
     let greenWeekdays = [PermitRule(weekdays: PermitRule.weekdaysMondayToFriday, startMinute: 420, endMinute: 1320, permits: [.green, .yellow])]
 
     @Test("PRK-9 the warning names the permits a spot needs now, and only when the holder has none of them")
     func warning() {
         let wednesday9 = SoftHold.requiredPermits(category: .regular, rules: greenWeekdays, weekday: 4, minute: 540)
         #expect(wednesday9 == [.green, .yellow])
-        #expect(SoftHold.permitWarning(required: wednesday9, holding: []) == "This spot needs a Green or Yellow permit now.")
-        #expect(SoftHold.permitWarning(required: wednesday9, holding: [.black]) == "This spot needs a Green or Yellow permit now.")
-        #expect(SoftHold.permitWarning(required: wednesday9, holding: [.yellow]) == nil)
+        #expect(SoftHold.permitWarning(required: wednesday9, holding: [], names: names) == "This spot needs a Green or Yellow permit now.")
+        #expect(SoftHold.permitWarning(required: wednesday9, holding: [.black], names: names) == "This spot needs a Green or Yellow permit now.")
+        #expect(SoftHold.permitWarning(required: wednesday9, holding: [.yellow], names: names) == nil)
         #expect(SoftHold.requiredPermits(category: .regular, rules: greenWeekdays, weekday: 4, minute: 1320) == nil, "end is exclusive")
         #expect(SoftHold.requiredPermits(category: .regular, rules: greenWeekdays, weekday: 1, minute: 540) == nil, "Sunday is open")
         let handicap = SoftHold.requiredPermits(category: .handicap, rules: greenWeekdays, weekday: 1, minute: 540)
         #expect(handicap == [.handicap], "a handicap spot needs its permit at all times, and that alone")
-        #expect(SoftHold.permitWarning(required: handicap, holding: [.green]) == "This spot needs a Handicap permit now.")
-        #expect(SoftHold.permitWarning(required: [], holding: [.green]) == "Nobody may park on this spot now.")
-        #expect(SoftHold.permitWarning(required: [.green, .yellow, .black], holding: []) == "This spot needs a Green, Yellow or Black permit now.")
+        #expect(SoftHold.permitWarning(required: handicap, holding: [.green], names: names) == "This spot needs a Handicap permit now.")
+        #expect(SoftHold.permitWarning(required: [], holding: [.green], names: names) == "Nobody may park on this spot now.")
+        #expect(SoftHold.permitWarning(required: [.green, .yellow, .black], holding: [], names: names) == "This spot needs a Green, Yellow or Black permit now.")
     }
 
     @Test("PRK-10 the nearest free spot by distance, skipping spots whose permit the holder lacks; ties by id")

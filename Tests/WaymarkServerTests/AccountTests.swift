@@ -12,7 +12,7 @@ struct AccountTests {
     func deviceBecomesAccount(db: TestDatabase) async throws {
         try await TestApp.with(db, configure: fastHashing) { ctx in
             let device = try await ctx.device()
-            #expect(try await ctx.call(.PUT, "/v1/me/permits", token: device.token, json: ["permits": ["green", "handicap"]]).status == .ok)
+            #expect(try await ctx.call(.PUT, "/v1/me/permits", token: device.token, json: ctx.permitsBody(["green", "handicap"])).status == .ok)
             let block = try await ctx.call(.POST, "/v1/me/schedule/blocks", token: device.token, json: ["weekday": 2, "startSlot": 16, "endSlot": 20])
             #expect(block.status == .created)
 
@@ -21,7 +21,7 @@ struct AccountTests {
             let me = try await ctx.call(.GET, "/v1/me", token: account.token).json
             #expect(me["kind"] as? String == "account")
             #expect(me["username"] as? String == "Ana")
-            #expect(me["permits"] as? [String] == ["green", "handicap"])
+            #expect(TestContext.permitCodes(me) == ["handicap", "green"])
             let blocks = try await ctx.call(.GET, "/v1/me/schedule", token: account.token).json["blocks"] as? [[String: Any]]
             #expect(blocks?.count == 1)
             #expect(try await ctx.call(.GET, "/v1/me", token: device.token).status == .unauthorized, "the device token ended")
@@ -32,11 +32,11 @@ struct AccountTests {
     func signInMergesDevice(db: TestDatabase) async throws {
         try await TestApp.with(db, configure: fastHashing) { ctx in
             let account = try await ctx.register("bob")
-            try await ctx.call(.PUT, "/v1/me/permits", token: account.token, json: ["permits": ["black"]])
+            try await ctx.call(.PUT, "/v1/me/permits", token: account.token, json: ctx.permitsBody(["black"]))
             try await ctx.call(.POST, "/v1/me/schedule/blocks", token: account.token, json: ["weekday": 2, "startSlot": 16, "endSlot": 20])
 
             let device = try await ctx.device()
-            try await ctx.call(.PUT, "/v1/me/permits", token: device.token, json: ["permits": ["yellow"]])
+            try await ctx.call(.PUT, "/v1/me/permits", token: device.token, json: ctx.permitsBody(["yellow"]))
             try await ctx.call(.POST, "/v1/me/schedule/blocks", token: device.token, json: ["weekday": 2, "startSlot": 18, "endSlot": 22])
             try await ctx.call(.POST, "/v1/me/schedule/blocks", token: device.token, json: ["weekday": 3, "startSlot": 18, "endSlot": 22])
 
@@ -45,7 +45,7 @@ struct AccountTests {
             let token = try #require(signedIn.json["token"] as? String)
             let me = try await ctx.call(.GET, "/v1/me", token: token).json
             #expect(me["id"] as? String == account.id)
-            #expect(me["permits"] as? [String] == ["yellow", "black"])
+            #expect(TestContext.permitCodes(me) == ["black", "yellow"])
             let blocks = try await ctx.call(.GET, "/v1/me/schedule", token: token).json["blocks"] as? [[String: Any]] ?? []
             #expect(blocks.map { "\($0["weekday"]!)/\($0["startSlot"]!)" } == ["2/16", "3/18"])
             #expect(try await ctx.call(.GET, "/v1/me", token: device.token).status == .unauthorized)
@@ -205,7 +205,7 @@ struct AccountTests {
         try await TestApp.with(db, configure: fastHashing) { ctx in
             let mine = try await ctx.register("kim", email: "kim@example.com")
             let theirs = try await ctx.register("lee")
-            try await ctx.call(.PUT, "/v1/me/permits", token: mine.token, json: ["permits": ["green"]])
+            try await ctx.call(.PUT, "/v1/me/permits", token: mine.token, json: ctx.permitsBody(["green"]))
             let block = try await ctx.call(.POST, "/v1/me/schedule/blocks", token: mine.token, json: ["weekday": 2, "startSlot": 16, "endSlot": 20])
             let blockId = try #require(block.json["id"] as? String)
             let before = try await ctx.allRows()
@@ -233,7 +233,7 @@ struct AccountTests {
             #expect(Set(operations.map { $0.1.split(separator: "?")[0] }).count >= 10)
 
             // The other user's calls on their own data leave mine exactly as it was.
-            try await ctx.call(.PUT, "/v1/me/permits", token: theirs.token, json: ["permits": ["black"]])
+            try await ctx.call(.PUT, "/v1/me/permits", token: theirs.token, json: ctx.permitsBody(["black"]))
             try await ctx.call(.PUT, "/v1/me/profile", token: theirs.token, json: ["about": "hi"])
             try await ctx.call(.POST, "/v1/me/schedule/blocks", token: theirs.token, json: blockBody)
             let after = try await ctx.allRows()
@@ -273,7 +273,7 @@ struct AccountTests {
             #expect(try await ctx.call(.POST, "/v1/bookings/\(cancelled)/cancel", token: gone.token).status == .ok)
             try await ctx.topUp(stays.token, cents: 2000)
             try await ctx.book(stays.token, lot: lot, TestContext.local(day: 20, 10), TestContext.local(day: 20, 12))
-            try await ctx.call(.PUT, "/v1/me/permits", token: gone.token, json: ["permits": ["green"]])
+            try await ctx.call(.PUT, "/v1/me/permits", token: gone.token, json: ctx.permitsBody(["green"]))
             try await ctx.call(.PUT, "/v1/me/profile", token: gone.token, json: ["email": "mia@example.com", "firstName": "Mia", "about": "Hello"])
             try await ctx.call(.POST, "/v1/me/schedule/blocks", token: gone.token, json: ["weekday": 2, "startSlot": 16, "endSlot": 20])
             // PLN-1, PLN-2, PLN-4: a calendar, a repeating event with a cancelled day, preferences.

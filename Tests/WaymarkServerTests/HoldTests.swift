@@ -95,7 +95,7 @@ struct HoldTests {
             #expect(list?.map { $0["id"] as? String } == [secondId, first], "the open hold first")
 
             let member = try await ctx.register("gwen")
-            #expect(try await ctx.call(.PUT, "/v1/me/permits", token: member.token, json: ["permits": ["green"]]).status == .ok)
+            #expect(try await ctx.call(.PUT, "/v1/me/permits", token: member.token, json: ctx.permitsBody(["green"])).status == .ok)
             let other = try await ctx.spot(structure.id, category: "regular", skip: 1)
             let fine = try await ctx.call(.POST, "/v1/holds", token: member.token, json: ["spotId": other])
             #expect(fine.status == .created)

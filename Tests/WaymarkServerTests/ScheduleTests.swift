@@ -68,7 +68,7 @@ struct ScheduleTests {
             #expect(redAdvice["requiredPermits"] as? [String] == ["green"])
             #expect(redAdvice["reason"] as? String == "Needs a Green permit at 08:00 on Monday.")
 
-            try await ctx.call(.PUT, "/v1/me/permits", token: me.token, json: ["permits": ["green"]])
+            try await ctx.call(.PUT, "/v1/me/permits", token: me.token, json: ctx.permitsBody(["green"]))
             var advice = try #require((try await ctx.call(.GET, "/v1/me/schedule", token: me.token).json["blocks"] as? [[String: Any]])?.first?["advice"] as? [String: Any])
             #expect(advice["level"] as? String == "unknown", "re-checked on every read: the permit counts now, no history yet")
 

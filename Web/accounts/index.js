@@ -24,7 +24,7 @@ import { startNotifications } from '../notifications/inbox.js';
 /**
  * @typedef {object} AccountsContext
  * @property {ReturnType<typeof createPanel>} panel
- * @property {() => Promise<{id: string, timeZone: string}>} site the campus whose lots and time zone the schedule uses
+ * @property {() => Promise<{id: string, name: string, timeZone: string, permits?: any[]}>} site the campus on the map: its lots, time zone and permits
  * @property {(lotId: string) => string|null} lotCode a lot's short code ("A", "NPS") when the map has it
  * @property {{home: () => import('./panel.js').View, signedOut: (o?: {notice?: string}) => import('./panel.js').View,
  *   register: () => import('./panel.js').View, forgot: () => import('./panel.js').View, update: () => import('./panel.js').View,
@@ -53,7 +53,7 @@ export function startAccounts(o) {
       register: () => registerView(ctx),
       forgot: () => forgotPasswordView(ctx),
       update: () => updateAccountView(ctx),
-      permits: () => permitsView(),
+      permits: () => permitsView(ctx),
       schedule: () => scheduleView(ctx),
       deleteAccount: () => deleteAccountView(ctx),
       bookings: () => bookingsView(ctx),

@@ -62,9 +62,10 @@ function group(legend, children, part) {
 /**
  * The form of one lot's settings.
  * @param {import('./operate-parts.js').Lot} lot @param {any} settings as the server gave them
+ * @param {any} site the lot's site, whose permits the rules may name
  * @param {(settings: any) => void} saved after the server took them
  */
-function lotForm(lot, settings, saved) {
+function lotForm(lot, settings, site, saved) {
   const price = settings.price;
   const currency = price.currency;
   const hourly = moneyField({ label: 'Per hour', name: 'hourly', value: price.hourly, hint: 'Each started hour.' }, currency);
@@ -77,7 +78,7 @@ function lotForm(lot, settings, saved) {
     empty: 'Always open. Add opening hours to close the lot at night or on some days.',
   });
   const permits = rowList({
-    name: 'permits', entries: settings.permits ?? [], make: permitRow, add: 'Add a permit rule',
+    name: 'permits', entries: settings.permits ?? [], make: (entry, remove) => permitRow(entry, remove, site), add: 'Add a permit rule',
     blank: () => ({ days: 'Mo-Fr', from: '07:00', to: '17:00', permits: [] }),
     empty: 'Anyone may park here at any time.',
   });
@@ -227,7 +228,7 @@ export function lotsSection(shared) {
 
   function show(/** @type {import('./operate-parts.js').Lot} */ lot, /** @type {any} */ settings) {
     status.textContent = '';
-    editor = lotForm(lot, settings, (s) => show(lot, s));
+    editor = lotForm(lot, settings, shared.site, (s) => show(lot, s));
     const facts = el('p', 'muted small op-facts', `${lot.capacity} spaces · `,
       el('a', { href: `/lots/${encodeURIComponent(lot.id)}` }, 'See it as drivers do'));
     host.replaceChildren(facts, editor.el, closuresPart(lot, shared.site, () => shared.alive() && shownLot === lot.id).el);

@@ -6,10 +6,9 @@
 export const midnight = () => new Date(2000, 0, 1, 0, 0).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
 
 import { el, button, field } from './forms.js';
-import { PERMIT_NAMES } from '../parking/format.js';
+import { permitKinds } from '../parking/permit-words.js';
 
 export const DAYS = [['Mo', 'Monday'], ['Tu', 'Tuesday'], ['We', 'Wednesday'], ['Th', 'Thursday'], ['Fr', 'Friday'], ['Sa', 'Saturday'], ['Su', 'Sunday']];
-const PERMITS = ['green', 'yellow', 'black', 'handicap'];
 
 /** The days (0 = Monday … 6 = Sunday) of "Mo-Fr", "Sa,Su", "Fr-Mo", "Mo-We,Fr". */
 export function parseDays(/** @type {string} */ text) {
@@ -85,8 +84,11 @@ export function hoursRow(entry, remove) {
   return { el: row, value: () => ({ days: days.value(), open: open.value(), close: close.value() }) };
 }
 
-/** @param {{days: string, from: string, to: string, permits: string[]}} entry @param {() => void} remove */
-export function permitRow(entry, remove) {
+/**
+ * @param {{days: string, from: string, to: string, permits: string[]}} entry @param {() => void} remove
+ * @param {any} site whose permits the rule may name (and the placard)
+ */
+export function permitRow(entry, remove, site) {
   const row = el('fieldset', 'op-row');
   row.dataset.row = 'permits';
   const days = dayPicker(entry.days);
@@ -95,8 +97,12 @@ export function permitRow(entry, remove) {
   const which = el('fieldset', 'op-chips');
   which.dataset.part = 'permits';
   which.append(el('legend', 'op-legend', 'Any of these permits'));
-  const boxes = PERMITS.map((p) => {
-    const c = chip(PERMIT_NAMES[p], PERMIT_NAMES[p], p, entry.permits.includes(p), `permit-chip ${p}`);
+  const kinds = permitKinds(site);
+  // A code the site no longer lists stays visible, so saving never drops it unseen.
+  for (const code of entry.permits) if (!kinds.some((k) => k.code === code)) kinds.push({ code, name: code, colour: '#7a7a7a' });
+  const boxes = kinds.map((k) => {
+    const c = chip(k.name, k.name, k.code, entry.permits.includes(k.code), 'permit-chip');
+    c.label.style.setProperty('--dot', k.colour);
     which.append(c.label);
     return c.box;
   });

@@ -3,7 +3,6 @@
 
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-export const PERMIT_NAMES = { green: 'Green', yellow: 'Yellow', black: 'Black', handicap: 'Handicap' };
 
 /** Site-local weekday (1–7), minute of the day and hour, for a time zone. */
 export function siteNow(timeZone, date = new Date()) {

@@ -1,9 +1,7 @@
 // Words and numbers for soft holds (PRK-9, PRK-10): which permit a spot needs now, the red
 // warning the server would give, the countdown and how far away the held spot is.
 
-import { PERMIT_NAMES } from './format.js';
-
-const PERMIT_ORDER = ['green', 'yellow', 'black', 'handicap'];
+import { eitherPermit } from './permit-words.js';
 
 /**
  * The permits of which one is needed on a spot now, or null when anyone may park there. As on
@@ -28,15 +26,14 @@ export function requiredPermits(spot, lot, now) {
 /**
  * Seed 7.1.1.2: the red line under the hold button when the user lacks the permit; the same
  * words as the hold's `permitWarning` from the server.
- * @param {string[]|null} required @param {string[]} holding
+ * @param {string[]|null} required @param {string[]} holding the codes that count at the site
+ * @param {any} site its permits name the codes
  * @returns {string|null}
  */
-export function permitWarning(required, holding) {
+export function permitWarning(required, holding, site) {
   if (!required || required.some((p) => holding.includes(p))) return null;
   if (!required.length) return 'Nobody may park on this spot now.';
-  const names = PERMIT_ORDER.filter((p) => required.includes(p)).map((p) => PERMIT_NAMES[p]);
-  const list = names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
-  return `This spot needs a ${list} permit now.`;
+  return `This spot needs a ${eitherPermit(site, required)} permit now.`;
 }
 
 /** "9:05" for 545 000 ms; never negative. */

@@ -16,6 +16,7 @@ import { el } from '../shell/dom.js';
 import { defaultUnits } from '../accounts/units.js';
 import { siteNow } from './format.js';
 import { requiredPermits, permitWarning, metresBetween, distanceText } from './hold-format.js';
+import { heldAt } from './permit-words.js';
 import { createHoldBar } from './hold-bar.js';
 import { holdLayer } from './hold-layer.js';
 
@@ -308,11 +309,11 @@ export function startHolds(o) {
 
   // ---- Holding a spot (PRK-9) ----
 
-  /** The permits this browser's user holds; none for a guest who never chose any. */
-  async function myPermits() {
+  /** The permits this browser's user holds at a site; none for a guest who never chose any. */
+  async function myPermits(siteId) {
     if (!signedIn() && !hasDevice()) return [];
     const r = await getPermits();
-    return r.permits ?? [];
+    return heldAt(r.permits, siteId);
   }
 
   /**
@@ -343,8 +344,8 @@ export function startHolds(o) {
     let said = /** @type {string|null} */ (null);
     if (required) {
       wrap.dataset.permits = 'loading';
-      myPermits().then((mine) => {
-        said = permitWarning(required, mine);
+      myPermits(lot.siteId).then((mine) => {
+        said = permitWarning(required, mine, s.site);
         warning.textContent = said ?? '';
         warning.hidden = !said;
         wrap.dataset.permits = 'checked';

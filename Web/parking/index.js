@@ -66,6 +66,7 @@ export async function startParking(ctx) {
   });
   const finder = createLotFinder({
     siteId: () => s.site.id,
+    site: () => s.site,
     center: () => map.getView().center,
     openLot: (lotId) => flyToLot(lotId),
   });

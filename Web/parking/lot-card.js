@@ -9,8 +9,9 @@ import { directionsURL } from '../shell/directions.js';
 import { spanText, untilText } from '../shell/zoned-time.js';
 import { getLotClosures } from './api.js';
 import {
-  siteNow, permitsNow, isOpen, hoursText, priceText, congestionText, number, weekdaySpan, timeSpan, PERMIT_NAMES, age, clockTime,
+  siteNow, permitsNow, isOpen, hoursText, priceText, congestionText, number, weekdaySpan, timeSpan, age, clockTime,
 } from './format.js';
+import { permitChip as chipOf, inSiteOrder } from './permit-words.js';
 
 const FREE_CODE = 'f'.charCodeAt(0);
 
@@ -94,9 +95,7 @@ export function createLotCard(o) {
     return `Accessible spots: ${number(free)} of ${number(total)} free`;
   }
 
-  function permitChip(p) {
-    return el('span', `permit ${p}`, PERMIT_NAMES[p] ?? p);
-  }
+  const permitChip = (p) => chipOf(store.state.site, p);
 
   function permitsSection(lot, now) {
     const sec = el('section', 'section');
@@ -106,7 +105,7 @@ export function createLotCard(o) {
     line.dataset.testid = 'permit-now';
     if (current) {
       line.append('Now: ');
-      current.forEach((p, i) => { if (i) line.append(' or '); line.append(permitChip(p)); });
+      inSiteOrder(store.state.site, current).forEach((p, i) => { if (i) line.append(' or '); line.append(permitChip(p)); });
     } else {
       line.textContent = 'Now: no permit needed';
     }
@@ -116,7 +115,7 @@ export function createLotCard(o) {
       for (const r of lot.permitRules) {
         const li = el('li');
         li.append(el('span', 'when', `${weekdaySpan(r.weekdays)} ${timeSpan(r.startMinute, r.endMinute)}`));
-        r.permits.forEach((p) => li.append(permitChip(p)));
+        inSiteOrder(store.state.site, r.permits).forEach((p) => li.append(permitChip(p)));
         ul.append(li);
       }
       sec.append(ul);

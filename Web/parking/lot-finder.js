@@ -13,7 +13,8 @@ import { findLots } from './api.js';
 import { searchPlaces } from '../rooms/api.js';
 import { metresBetween } from './hold-format.js';
 import { starRow, ratingText } from './star-picker.js';
-import { priceText, PERMIT_NAMES } from './format.js';
+import { priceText } from './format.js';
+import { heldAt, permitName } from './permit-words.js';
 
 const RADII = [[500, '500 m'], [1000, '1 km'], [2000, '2 km'], [5000, '5 km']];
 /** Places further than this from the map's centre belong to another campus. */
@@ -22,7 +23,7 @@ const PLACE_REACH_METRES = 5000;
 const HAS_WORD = /[\p{L}\p{N}]/u;
 
 /**
- * @param {{siteId: () => string, center: () => {lat: number, lon: number},
+ * @param {{siteId: () => string, site: () => any, center: () => {lat: number, lon: number},
  *   openLot: (lotId: string) => void}} o
  */
 export function createLotFinder(o) {
@@ -120,7 +121,7 @@ export function createLotFinder(o) {
     if (price.select.value) f.maxHourlyCents = Number(price.select.value);
     if (accessible.input.checked) f.accessible = true;
     if (permit.input.checked) {
-      const held = cachedMe()?.permits ?? [];
+      const held = heldAt(cachedMe()?.permits, o.siteId());
       f.permit = held.length ? held : ['none'];
     }
     const words = text.input.value.trim();
@@ -183,7 +184,7 @@ export function createLotFinder(o) {
   }
 
   function draw(lots, f, found = []) {
-    const held = f.permit && f.permit[0] !== 'none' ? ` (${f.permit.map((p) => PERMIT_NAMES[p] ?? p).join(', ')})` : '';
+    const held = f.permit && f.permit[0] !== 'none' ? ` (${f.permit.map((p) => permitName(o.site(), p)).join(', ')})` : '';
     const none = f.q
       ? `No lot is called “${f.q}”${found.length ? '; lots near a place it names are below.' : '. Try other words or fewer filters.'}`
       : 'No lot matches. Try fewer filters.';

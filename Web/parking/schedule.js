@@ -10,7 +10,8 @@ import { slotTime, blockWhen } from './schedule-format.js';
 import { problemText } from '../shell/api.js';
 import { confirm } from '../shell/dialog.js';
 import { toast } from '../shell/toast.js';
-import { WEEKDAYS, siteNow, PERMIT_NAMES } from './format.js';
+import { WEEKDAYS, siteNow } from './format.js';
+import { eitherPermit } from './permit-words.js';
 import { savedNote } from '../accounts/saved-reads.js';
 
 /** @typedef {import('./schedule-grid.js').Block} Block */
@@ -189,9 +190,11 @@ export function lotPickerView(ctx, block, onChosen) {
       const list = el('ul', 'lot-choices');
       list.setAttribute('aria-busy', 'true');
       list.append(el('li', 'muted', 'Checking the lots…'));
+      /** @type {any} the site whose permits name the advice's */
+      let site = null;
       (async () => {
         try {
-          const site = await ctx.site();
+          site = await ctx.site();
           const q = new URLSearchParams({ siteId: site.id, weekday: String(block.weekday), startSlot: String(block.startSlot), endSlot: String(block.endSlot) });
           const r = await lotAdvice(q);
           if (!alive) return;
@@ -217,7 +220,7 @@ export function lotPickerView(ctx, block, onChosen) {
         text.append(el('span', 'lot-choice-name', lot.lotName));
         const why = [lot.advice.reason];
         if (level === 'red' && lot.advice.requiredPermits?.length && !/permit/i.test(lot.advice.reason)) {
-          why.push(`Permit: ${lot.advice.requiredPermits.map((p) => PERMIT_NAMES[p] ?? p).join(' or ')}`);
+          why.push(`Permit: ${eitherPermit(site, lot.advice.requiredPermits)}`);
         }
         text.append(el('span', 'lot-choice-reason', why.filter(Boolean).join(' · ')));
         // Screen readers hear the warning the "!" mark shows; aria-description is not valid ARIA 1.2.

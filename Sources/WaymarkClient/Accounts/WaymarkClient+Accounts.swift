@@ -110,18 +110,29 @@ extension WaymarkClient {
 
     // MARK: Permits (PRK-16)
 
-    public func permits() async throws -> Set<Permit> {
+    /// Each site's permits you hold (the codes of its `Site.permits`) and the placard.
+    public func permits() async throws -> HeldPermits {
         let output = try await call { try await client.getPermits() }
         guard case .ok(let ok) = output else { throw Self.unexpected }
-        return Set(try ok.body.json.permits.compactMap { Permit(rawValue: $0.rawValue) })
+        return Self.held(try ok.body.json.permits)
     }
 
     @discardableResult
-    public func setPermits(_ permits: Set<Permit>) async throws -> Set<Permit> {
-        let list = Permit.allCases.filter(permits.contains).compactMap { Components.Schemas.Permit(rawValue: $0.rawValue) }
+    public func setPermits(_ permits: HeldPermits) async throws -> HeldPermits {
+        var list: [Components.Schemas.HeldPermit] = permits.placard ? [.init(permit: Permit.handicap.rawValue)] : []
+        for site in permits.bySite.keys.sorted() { list += permits.bySite[site]!.sorted().map { .init(siteId: site, permit: $0.rawValue) } }
         let output = try await call { try await client.setPermits(body: .json(.init(permits: list))) }
         guard case .ok(let ok) = output else { throw Self.unexpected }
-        return Set(try ok.body.json.permits.compactMap { Permit(rawValue: $0.rawValue) })
+        return Self.held(try ok.body.json.permits)
+    }
+
+    static func held(_ list: [Components.Schemas.HeldPermit]) -> HeldPermits {
+        var held = HeldPermits()
+        for entry in list {
+            guard let permit = Permit(rawValue: entry.permit) else { continue }
+            if let site = entry.siteId { held.bySite[site, default: []].insert(permit) } else if permit == .handicap { held.placard = true }
+        }
+        return held
     }
 
     // MARK: Password reset (ACC-9)

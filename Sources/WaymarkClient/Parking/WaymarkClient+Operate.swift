@@ -29,7 +29,7 @@ extension WaymarkClient {
         let output = try await call { try await client.getLotSettings(path: .init(lotId: lotId)) }
         guard case .ok(let ok) = output else { throw Self.unexpected }
         let lot = try await self.lot(lotId: lotId)
-        let read = SiteImport.lotSettings(try JSONEncoder().encode(try ok.body.json), capacity: lot.capacity, source: "The server's settings")
+        let read = SiteImport.lotSettings(try JSONEncoder().encode(try ok.body.json), capacity: lot.capacity, sitePermits: nil, source: "The server's settings")
         guard let settings = read.settings else { throw Self.unexpected }
         return settings
     }

@@ -36,10 +36,9 @@ public struct LotQuery: Sendable, Hashable {
         self.text = text
     }
 
-    var permitParameter: [Operations.ListLots.Input.Query.PermitPayloadPayload]? {
+    var permitParameter: [String]? {
         guard let permits else { return nil }
-        if permits.isEmpty { return [.none] }
-        return Permit.allCases.filter(permits.contains).compactMap { .init(rawValue: $0.rawValue) }
+        return permits.isEmpty ? ["none"] : permits.sorted().map(\.rawValue)
     }
 }
 

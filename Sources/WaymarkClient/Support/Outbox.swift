@@ -15,7 +15,7 @@ public actor Outbox {
             case book(lotId: String, start: Date, end: Date)
             case cancelBooking(bookingId: String)
             /// The whole set: a later one replaces an earlier one still waiting.
-            case setPermits(Set<Permit>)
+            case setPermits(HeldPermits)
             /// Your review of a lot (PRK-14); a later one for the same lot replaces one still waiting.
             case putReview(lotId: String, stars: Int, text: String)
             case deleteReview(lotId: String)

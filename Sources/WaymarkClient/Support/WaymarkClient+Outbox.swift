@@ -5,7 +5,7 @@ import WaymarkCore
 /// What a write made, once it reached the server.
 public enum WriteResult: Sendable {
     case booking(Booking)
-    case permits(Set<Permit>)
+    case permits(HeldPermits)
     case review(LotReview)
     case reviewDeleted(lotId: String)
 }

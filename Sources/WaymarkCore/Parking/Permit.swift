@@ -1,8 +1,136 @@
 import Foundation
 
-/// Campus parking permits (SpotMe F6). A user holds any subset; none by default.
-public enum Permit: String, CaseIterable, Codable, Sendable, Hashable {
-    case green, yellow, black, handicap
+/// A parking permit, by the short code a site's rules use ("faculty", "green"). Each site names
+/// its own permits (`PermitKind`); the disabled parking placard (`handicap`) is the one every site
+/// knows, because the state issues it, not the campus.
+public struct Permit: RawRepresentable, Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// Nil unless `rawValue` is 1–32 lower-case letters, digits and hyphens, starting with a letter
+    /// or digit; `none` is taken (the lot search's "no permit").
+    public init?(rawValue: String) {
+        guard Self.isCode(rawValue) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(known: String) { rawValue = known }
+
+    /// The disabled parking placard: valid on every site, and what accessible spots need.
+    public static let handicap = Permit(known: "handicap")
+    // The demo campus's permits.
+    public static let green = Permit(known: "green")
+    public static let yellow = Permit(known: "yellow")
+    public static let black = Permit(known: "black")
+
+    public static let codeRule = "1 to 32 lower-case letters, digits or hyphens, starting with a letter or digit, and not \"none\""
+
+    public static func isCode(_ s: String) -> Bool {
+        guard (1...32).contains(s.utf8.count), s != "none", let first = s.utf8.first, first != UInt8(ascii: "-") else { return false }
+        return s.utf8.allSatisfy { (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-") }
+    }
+
+    public static func < (a: Permit, b: Permit) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let permit = Permit(rawValue: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\"\(text)\" is not a permit code (\(Self.codeRule))."))
+        }
+        self = permit
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+}
+
+/// A permit as a site issues it: its code in the rules, the name people know it by, the colour of
+/// its hang tag or sticker (`#rrggbb`), which the app uses for its chips.
+public struct PermitKind: Hashable, Codable, Sendable {
+    public var code: Permit
+    public var name: String
+    public var colour: String
+
+    public init(code: Permit, name: String, colour: String) {
+        self.code = code
+        self.name = name
+        self.colour = colour
+    }
+
+    public static let placard = PermitKind(code: .handicap, name: "Handicap", colour: "#1c64d6")
+
+    public static func isColour(_ s: String) -> Bool {
+        s.utf8.count == 7 && s.hasPrefix("#") && s.utf8.dropFirst().allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}
+
+/// The names of a site's permits for sentences ("a Green or Yellow permit"), in the site's order.
+public struct PermitNames: Sendable {
+    public let kinds: [PermitKind]
+
+    public init(_ siteKinds: [PermitKind]) {
+        kinds = siteKinds.contains { $0.code == .handicap } ? siteKinds : siteKinds + [.placard]
+    }
+
+    public func name(_ permit: Permit) -> String { kinds.first { $0.code == permit }?.name ?? permit.rawValue }
+
+    /// The site's order first; codes the site does not list (a rule's leftover) follow by code.
+    public func ordered(_ permits: Set<Permit>) -> [Permit] {
+        let listed = kinds.map(\.code).filter(permits.contains)
+        return listed + permits.subtracting(listed).sorted()
+    }
+
+    /// "Green", "Green or Yellow", "Green, Yellow or Black".
+    public func either(_ permits: Set<Permit>) -> String {
+        let names = ordered(permits).map(name)
+        guard let last = names.last else { return "" }
+        return names.count == 1 ? last : names.dropLast().joined(separator: ", ") + " or " + last
+    }
+}
+
+/// The permits a person holds: each site's own, and the placard, which counts on every site.
+/// Stored as one text: "handicap,<site id>:faculty,…".
+public struct HeldPermits: Hashable, Codable, Sendable {
+    public var bySite: [String: Set<Permit>]
+    public var placard: Bool
+
+    public init(bySite: [String: Set<Permit>] = [:], placard: Bool = false) {
+        self.bySite = bySite.filter { !$0.value.isEmpty }
+        self.placard = placard
+    }
+
+    /// What counts at one site.
+    public func at(site siteId: String) -> Set<Permit> {
+        var out = bySite[siteId] ?? []
+        if placard { out.insert(.handicap) }
+        return out
+    }
+
+    public var isEmpty: Bool { !placard && bySite.isEmpty }
+
+    public init(stored text: String) {
+        var bySite: [String: Set<Permit>] = [:]
+        var placard = false
+        for part in text.split(separator: ",") {
+            if part == Permit.handicap.rawValue { placard = true; continue }
+            guard let colon = part.lastIndex(of: ":"), let permit = Permit(rawValue: String(part[part.index(after: colon)...])) else { continue }
+            bySite[String(part[..<colon]), default: []].insert(permit)
+        }
+        self.init(bySite: bySite, placard: placard)
+    }
+
+    public var stored: String {
+        var parts = placard ? [Permit.handicap.rawValue] : []
+        for site in bySite.keys.sorted() { parts += bySite[site]!.sorted().map { "\(site):\($0.rawValue)" } }
+        return parts.joined(separator: ",")
+    }
+
+    public mutating func formUnion(_ other: HeldPermits) {
+        placard = placard || other.placard
+        for (site, permits) in other.bySite { bySite[site, default: []].formUnion(permits) }
+    }
 }
 
 /// Days are numbered as in the parking schedule: 1 = Sunday … 7 = Saturday.

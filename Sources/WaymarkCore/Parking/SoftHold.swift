@@ -36,12 +36,10 @@ public enum SoftHold {
 
     /// SpotMe 7.1.1.2: a red warning, not a refusal, when the holder (or a guest, who has no
     /// permits on record) lacks a permit the spot needs now.
-    public static func permitWarning(required: Set<Permit>?, holding: Set<Permit>) -> String? {
+    public static func permitWarning(required: Set<Permit>?, holding: Set<Permit>, names: PermitNames) -> String? {
         guard let required, required.isDisjoint(with: holding) else { return nil }
         if required.isEmpty { return "Nobody may park on this spot now." }
-        let names = Permit.allCases.filter(required.contains).map(\.displayName)
-        let list = names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
-        return "This spot needs a \(list) permit now."
+        return "This spot needs a \(names.either(required)) permit now."
     }
 
     /// A free spot the server could hold instead.
@@ -76,17 +74,6 @@ public enum SoftHold {
 
     /// When a hold made at `start` ends by itself.
     public static func expiry(from start: Date) -> Date { start.addingTimeInterval(duration) }
-}
-
-extension Permit {
-    public var displayName: String {
-        switch self {
-        case .green: "Green"
-        case .yellow: "Yellow"
-        case .black: "Black"
-        case .handicap: "Handicap"
-        }
-    }
 }
 
 /// Links that open the phone's maps app with directions to a place (SpotMe 7.1.1 hands

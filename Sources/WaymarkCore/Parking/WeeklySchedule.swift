@@ -114,7 +114,7 @@ public enum ScheduleAdvisor {
     ///     because a permit that becomes required at 08:00 matters to a 07:30–09:00 block.
     public static func advise(
         weekday: Weekday, startSlot: Int, endSlot: Int,
-        rules: [PermitRule], typical: [Double?], permits: Set<Permit>
+        rules: [PermitRule], typical: [Double?], permits: Set<Permit>, names: PermitNames
     ) -> ScheduleAdvice {
         let startMinute = startSlot * 30, endMinute = endSlot * 30
         // Requirements change only at slot starts or rule starts, so those are the minutes to check.
@@ -125,9 +125,7 @@ public enum ScheduleAdvisor {
         for minute in minutes.sorted() {
             if let required = PermitCheck.required(by: rules, weekday: weekday, minute: minute),
                required.isDisjoint(with: permits) {
-                let names = required.sorted { $0.rawValue < $1.rawValue }.map { $0.rawValue.capitalized }
-                let need = required.isEmpty ? "The lot is closed to everyone"
-                    : "Needs a " + names.joined(separator: " or ") + " permit"
+                let need = required.isEmpty ? "The lot is closed to everyone" : "Needs a \(names.either(required)) permit"
                 return ScheduleAdvice(
                     level: .red,
                     reason: "\(need) at \(WeeklySchedule.clock(minute: minute)) on \(WeeklySchedule.weekdayName(weekday)).",

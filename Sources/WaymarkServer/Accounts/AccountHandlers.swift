@@ -132,15 +132,22 @@ extension APIHandler {
     func getPermits(_ input: Operations.GetPermits.Input) async throws -> Operations.GetPermits.Output {
         let me = try RequestContext.requirePrincipal()
         let user = try await services.accounts.identities.require(me.userId)
-        return .ok(.init(body: .json(.init(permits: AccountMapping.permits(user.permitSet)))))
+        return .ok(.init(body: .json(.init(permits: AccountMapping.permits(user.heldPermits)))))
     }
 
     func setPermits(_ input: Operations.SetPermits.Input) async throws -> Operations.SetPermits.Output {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()
-        guard body.permits.count == Set(body.permits).count else { throw Problem.badRequest("Each permit at most once.") }
-        let permits = Set(body.permits.compactMap { Permit(rawValue: $0.rawValue) })
-        let saved = try await services.accounts.profiles.setPermits(me, permits)
+        var entries: [(siteId: String?, permit: Permit)] = []
+        for held in body.permits {
+            guard let permit = Permit(rawValue: held.permit) else {
+                throw ProfileService.unknownPermit("\"\(held.permit.prefix(40))\" is not a permit code (\(Permit.codeRule)).")
+            }
+            let siteId = held.siteId?.lowercased()
+            guard !entries.contains(where: { $0.siteId == siteId && $0.permit == permit }) else { throw Problem.badRequest("Each permit at most once.") }
+            entries.append((siteId, permit))
+        }
+        let saved = try await services.accounts.profiles.setPermits(me, entries)
         return .ok(.init(body: .json(.init(permits: AccountMapping.permits(saved)))))
     }
 
@@ -180,7 +187,7 @@ enum AccountMapping {
             id: u.id, kind: u.userKind == .account ? .account : .device,
             username: u.username, email: u.email, firstName: u.firstName, lastName: u.lastName,
             about: u.about, pictureURL: pictureURL, hasPicture: u.pictureUpdatedAt != nil || u.pictureUrl != nil,
-            units: units(u.unitPreferences), permits: permits(u.permitSet),
+            units: units(u.unitPreferences), permits: permits(u.heldPermits),
             createdAt: Date(millis: u.createdAt), isOperator: u.isOperator != 0)
     }
 
@@ -188,8 +195,10 @@ enum AccountMapping {
         .init(token: s.session.token, expiresAt: s.session.expiresAt, user: me(s.user))
     }
 
-    static func permits(_ set: Set<Permit>) -> [Components.Schemas.Permit] {
-        Permit.allCases.filter(set.contains).compactMap { Components.Schemas.Permit(rawValue: $0.rawValue) }
+    /// The placard first, then by site and code.
+    static func permits(_ held: HeldPermits) -> [Components.Schemas.HeldPermit] {
+        (held.placard ? [.init(permit: Permit.handicap.rawValue)] : [])
+            + held.bySite.keys.sorted().flatMap { site in held.bySite[site]!.sorted().map { .init(siteId: site, permit: $0.rawValue) } }
     }
 
     static func units(_ u: UnitPreferences) -> Components.Schemas.Units {

@@ -27,19 +27,8 @@ struct UserRow: Decodable, Sendable {
         """
 
     var userKind: UserKind { UserKind(rawValue: kind) ?? .device }
-    var permitSet: Set<Permit> { StoredPermits.decode(permits) }
+    var heldPermits: HeldPermits { HeldPermits(stored: permits) }
     var unitPreferences: UnitPreferences { StoredUnits.decode(units) }
-}
-
-/// Permits as a comma-separated list in the catalogue's order: "green,black".
-enum StoredPermits {
-    static func encode(_ permits: Set<Permit>) -> String {
-        Permit.allCases.filter(permits.contains).map(\.rawValue).joined(separator: ",")
-    }
-
-    static func decode(_ text: String) -> Set<Permit> {
-        Set(text.split(separator: ",").compactMap { Permit(rawValue: String($0)) })
-    }
 }
 
 /// Units as "km,C,m".

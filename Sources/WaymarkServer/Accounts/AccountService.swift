@@ -158,9 +158,9 @@ struct AccountService: Sendable {
     func mergeDevice(_ deviceId: String, into accountId: String, now: Date, on sql: any SQLDatabase) async throws {
         guard deviceId != accountId else { return }
         let permits = try await sql.raw("SELECT id, permits FROM users WHERE id IN (\(bind: deviceId), \(bind: accountId))").all()
-        var union = Set<Permit>()
-        for row in permits { union.formUnion(StoredPermits.decode(try row.decode(column: "permits", as: String.self))) }
-        try await sql.raw("UPDATE users SET permits = \(bind: StoredPermits.encode(union)) WHERE id = \(bind: accountId)").run()
+        var union = HeldPermits()
+        for row in permits { union.formUnion(HeldPermits(stored: try row.decode(column: "permits", as: String.self))) }
+        try await sql.raw("UPDATE users SET permits = \(bind: union.stored) WHERE id = \(bind: accountId)").run()
         for owner in personalData.all {
             try await owner.move(from: deviceId, to: accountId, now: now, sql: sql)
         }

@@ -94,15 +94,46 @@ struct ProfileService: Sendable {
         return try await require(user.id)
     }
 
-    func setPermits(_ principal: Principal, _ permits: Set<Permit>) async throws -> Set<Permit> {
-        let now = now()
+    /// Replaces every permit the person holds; each must be one its site issues (or the placard).
+    func setPermits(_ principal: Principal, _ entries: [(siteId: String?, permit: Permit)]) async throws -> HeldPermits {
+        var held = HeldPermits()
+        var kindsBySite: [String: [PermitKind]] = [:]
+        for (siteId, permit) in entries {
+            guard let siteId else {
+                guard permit == .handicap else {
+                    throw Self.unknownPermit("\"\(permit)\" needs the id of the site that issues it; only the disabled placard (\"handicap\") is held without one.")
+                }
+                held.placard = true
+                continue
+            }
+            if permit == .handicap {
+                throw Self.unknownPermit("The disabled placard (\"handicap\") counts on every site: send it without a site id.")
+            }
+            if kindsBySite[siteId] == nil {
+                guard let row = try await store.sql.raw("SELECT * FROM sites WHERE id = \(bind: siteId)").first(decoding: SiteRow.self, keyDecodingStrategy: .convertFromSnakeCase) else {
+                    throw Self.unknownPermit("There is no site \(siteId).")
+                }
+                kindsBySite[siteId] = row.permitKinds
+            }
+            let kinds = kindsBySite[siteId] ?? []
+            guard kinds.contains(where: { $0.code == permit }) else {
+                let issued = kinds.isEmpty ? "it issues no permits" : "its permits are " + kinds.map { "\"\($0.code)\" (\($0.name))" }.joined(separator: ", ")
+                throw Self.unknownPermit("That site does not issue \"\(permit)\"; \(issued).")
+            }
+            held.bySite[siteId, default: []].insert(permit)
+        }
+        let now = now(), stored = held.stored
         try await store.write { sql in
             try await sql.raw("""
-                UPDATE users SET permits = \(bind: StoredPermits.encode(permits)), updated_at = \(bind: now.millis)
+                UPDATE users SET permits = \(bind: stored), updated_at = \(bind: now.millis)
                 WHERE id = \(bind: principal.userId)
                 """).run()
         }
-        return try await require(principal.userId).permitSet
+        return try await require(principal.userId).heldPermits
+    }
+
+    static func unknownPermit(_ detail: String) -> Problem {
+        Problem(type: "permit-unknown", title: "That permit is not one a site issues", status: 400, detail: detail)
     }
 
     func setPicture(_ principal: Principal, kind: PictureRules.Kind, data: Data) async throws -> UserRow {

@@ -34,5 +34,6 @@ enum Migrations {
         CreateMapUsage(),
         CreateBookingSeries(),
         CreateCardPayments(),
+        AddSitePermits(),
     ]
 }

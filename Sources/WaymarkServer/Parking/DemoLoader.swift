@@ -83,7 +83,7 @@ struct StoredPermitRule: Codable {
         weekdays = r.weekdays.sorted()
         startMinute = r.startMinute
         endMinute = r.endMinute
-        permits = Permit.allCases.filter(r.permits.contains).map(\.rawValue)
+        permits = r.permits.sorted().map(\.rawValue)
     }
 
     var rule: PermitRule {

@@ -26,6 +26,8 @@ struct HoldService: Sendable {
         var rules: [PermitRule]
         var timeZone: TimeZone
         var state: SpotState
+        /// The site's permits, for their names.
+        var permitKinds: [PermitKind]
     }
 
     func create(_ principal: Principal, spotId: String) async throws -> HoldRow {
@@ -52,7 +54,7 @@ struct HoldService: Sendable {
         let moment = PermitCheck.localMoment(of: now, timeZone: spot.timeZone)
         let warning = SoftHold.permitWarning(
             required: SoftHold.requiredPermits(category: spot.category, rules: spot.rules, weekday: moment.weekday, minute: moment.minute),
-            holding: user.permitSet)
+            holding: user.heldPermits.at(site: spot.ref.siteId), names: PermitNames(spot.permitKinds))
         let isPostgres = isPostgres
         let (hold, lots) = try await store.write { sql -> (HoldRow, [Components.Schemas.LotOccupancy]) in
             try await lockLive(sql)
@@ -131,7 +133,7 @@ struct HoldService: Sendable {
             return (parked, nil)
         }
         let user = try await accounts.user(id: principal.userId)
-        let permits = user?.permitSet ?? []
+        let permits = user?.heldPermits.at(site: hold.siteId) ?? []
         guard let zone = try await ParkingQueries(store: store).timeZone(siteId: hold.siteId) else { throw Problem.internalError }
         let moment = PermitCheck.localMoment(of: now, timeZone: zone)
         let isPostgres = isPostgres
@@ -248,7 +250,7 @@ struct HoldService: Sendable {
 
     private func spotInfo(_ spotId: String) async throws -> SpotInfo? {
         guard let r = try await store.sql.raw("""
-            SELECT s.id, s.lot_id, s.ordinal, s.category, st.state, s.center_lat, s.center_lon, l.site_id, l.permit_rules, t.time_zone
+            SELECT s.id, s.lot_id, s.ordinal, s.category, st.state, s.center_lat, s.center_lon, l.site_id, l.permit_rules, t.time_zone, t.permits
             FROM spots s JOIN spot_states st ON st.spot_id = s.id JOIN lots l ON l.id = s.lot_id JOIN sites t ON t.id = l.site_id
             WHERE s.id = \(bind: spotId)
             """).first(),
@@ -262,7 +264,8 @@ struct HoldService: Sendable {
             category: SpotCategory(rawValue: try r.decode(column: "category", as: String.self)) ?? .regular,
             rules: try StoredPermitRule.rules(try r.decode(column: "permit_rules", as: String.self)),
             timeZone: zone,
-            state: try r.decode(column: "state", as: String.self).first.flatMap(SpotState.init(code:)) ?? .unknown)
+            state: try r.decode(column: "state", as: String.self).first.flatMap(SpotState.init(code:)) ?? .unknown,
+            permitKinds: try JSONColumn.decode([PermitKind].self, try r.decode(column: "permits", as: String.self)))
     }
 
     private func freeCandidates(siteId: String, sql: any SQLDatabase) async throws -> [(candidate: SoftHold.Candidate, ref: SpotRef)] {

@@ -9,7 +9,8 @@ enum LotSearch {
         Problem(type: "lot-filter-invalid", title: "The lot filter is not valid", status: 400, detail: detail)
     }
 
-    static func filter(_ q: Operations.ListLots.Input.Query, timeZone: TimeZone, now: Date) throws -> LotFilter {
+    /// Permit codes are the site's own (`sitePermits`), `handicap` or `none`.
+    static func filter(_ q: Operations.ListLots.Input.Query, timeZone: TimeZone, sitePermits: [PermitKind], now: Date) throws -> LotFilter {
         var filter = LotFilter(ratingAbove: q.ratingAbove, radiusMetres: q.radius, keysRequired: q.keysRequired,
                                maxHourlyCents: q.maxHourlyCents)
         filter.accessibleFreeNow = q.accessible == true
@@ -21,7 +22,16 @@ enum LotSearch {
         }
         if let permits = q.permit {
             guard (1...5).contains(permits.count) else { throw invalid("permit is given 1 to 5 times.") }
-            filter.permits = Set(permits.compactMap { Permit(rawValue: $0.rawValue) })
+            var wanted = Set<Permit>()
+            let issued = Set(sitePermits.map(\.code)).union([.handicap])
+            for code in permits where code != "none" {
+                guard let permit = Permit(rawValue: code), issued.contains(permit) else {
+                    let names = (sitePermits.map(\.code.rawValue) + ["handicap", "none"]).joined(separator: ", ")
+                    throw invalid("permit \"\(code.prefix(40))\" is not one this site knows; give one of \(names).")
+                }
+                wanted.insert(permit)
+            }
+            filter.permits = wanted
             let moment = PermitCheck.localMoment(of: q.at ?? now, timeZone: timeZone)
             filter.permitAt = (moment.weekday, moment.minute)
         } else if q.at != nil {

@@ -8,7 +8,8 @@ enum ParkingMapping {
         .init(
             id: r.id, code: r.code, name: r.name, timeZone: r.timeZone,
             center: .init(latitude: r.centerLat, longitude: r.centerLon),
-            bounds: .init(south: r.south, west: r.west, north: r.north, east: r.east))
+            bounds: .init(south: r.south, west: r.west, north: r.north, east: r.east),
+            permits: r.permitKinds.map { .init(code: $0.code.rawValue, name: $0.name, colour: $0.colour) })
     }
 
     static func lot(_ r: LotRow, rating: RatingSummary, distance: Double? = nil) throws -> Components.Schemas.Lot {

@@ -13,6 +13,10 @@ struct SiteRow: Decodable, Sendable {
     var west: Double
     var north: Double
     var east: Double
+    /// JSON of `PermitKind`s.
+    var permits: String
+
+    var permitKinds: [PermitKind] { (try? JSONColumn.decode([PermitKind].self, permits)) ?? [] }
 }
 
 struct LotRow: Decodable, Sendable {

@@ -50,7 +50,7 @@ enum ScheduleMapping {
 
     static func advice(_ a: ScheduleAdvice) -> Components.Schemas.ScheduleAdvice {
         .init(level: .init(rawValue: a.level.rawValue)!, reason: a.reason, typicalOccupancy: a.typicalOccupancy,
-              requiredPermits: a.level == .red ? AccountMapping.permits(a.requiredPermits) : nil)
+              requiredPermits: a.level == .red ? a.requiredPermits.sorted().map(\.rawValue) : nil)
     }
 
     /// Ids are compared as stored (lower case); anything that is not a UUID names no lot.

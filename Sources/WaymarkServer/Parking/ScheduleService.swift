@@ -111,20 +111,28 @@ struct ScheduleService: Sendable {
         return out.sorted { ($0.advice.rank, $0.lotName ?? "") < ($1.advice.rank, $1.lotName ?? "") }
     }
 
-    private func permits(_ principal: Principal) async throws -> Set<Permit> {
+    private func permits(_ principal: Principal) async throws -> HeldPermits {
         guard let user = try await accounts.user(id: principal.userId) else { throw Problem.unauthorized }
-        return user.permitSet
+        return user.heldPermits
     }
 
     /// Loads each lot's rules and each (lot, weekday) profile once per request.
     struct Advisor {
         let service: ScheduleService
-        let permits: Set<Permit>
-        var lots: [String: (name: String, rules: [PermitRule], zone: TimeZone)] = [:]
+        let permits: HeldPermits
+        var lots: [String: LotFacts] = [:]
         var snapshots: [String: [OccupancySnapshot]] = [:]
         var profiles: [String: [Double?]] = [:]
 
-        init(service: ScheduleService, permits: Set<Permit>) async throws {
+        struct LotFacts {
+            var name: String
+            var rules: [PermitRule]
+            var zone: TimeZone
+            var siteId: String
+            var permitNames: PermitNames
+        }
+
+        init(service: ScheduleService, permits: HeldPermits) async throws {
             self.service = service
             self.permits = permits
         }
@@ -135,16 +143,17 @@ struct ScheduleService: Sendable {
             }
             let typical = try await profile(lotId: lotId, weekday: block.weekday, zone: lot.zone)
             let advice = ScheduleAdvisor.advise(weekday: block.weekday, startSlot: block.startSlot, endSlot: block.endSlot,
-                                                rules: lot.rules, typical: typical, permits: permits)
+                                                rules: lot.rules, typical: typical, permits: permits.at(site: lot.siteId),
+                                                names: lot.permitNames)
             return AdvisedBlock(block: block, lotName: lot.name, advice: advice)
         }
 
-        private mutating func lot(_ id: String) async throws -> (name: String, rules: [PermitRule], zone: TimeZone)? {
+        private mutating func lot(_ id: String) async throws -> LotFacts? {
             if let cached = lots[id] { return cached }
             guard let row = try await service.parking.lot(id: id), let site = try await service.parking.site(id: row.siteId),
                   let zone = TimeZone(identifier: site.timeZone) else { return nil }
             let rules = try StoredPermitRule.rules(row.permitRules)
-            lots[id] = (row.name, rules, zone)
+            lots[id] = LotFacts(name: row.name, rules: rules, zone: zone, siteId: site.id, permitNames: PermitNames(site.permitKinds))
             return lots[id]
         }
 

@@ -13,6 +13,17 @@ struct TestResponse {
 }
 
 extension TestContext {
+    /// A `PUT /v1/me/permits` body holding the demo site's permits by code; "handicap" is the
+    /// placard, held without a site.
+    func permitsBody(_ codes: [String]) -> [String: Any] {
+        ["permits": codes.map { $0 == "handicap" ? ["permit": $0] : ["siteId": siteId, "permit": $0] }]
+    }
+
+    /// The codes of an answer's permits, in its order (the placard first, then by site and code).
+    static func permitCodes(_ json: [String: Any]) -> [String]? {
+        (json["permits"] as? [[String: Any]])?.compactMap { $0["permit"] as? String }
+    }
+
     /// A request with an optional bearer token and JSON body.
     @discardableResult
     func call(_ method: HTTPMethod, _ path: String, token: String? = nil, json: [String: Any]? = nil,

@@ -84,7 +84,8 @@ enum Fixtures {
                         entrance: Geo.offset(l, east: 0, north: -20), capacity: 10, handicapSpots: 1, evSpots: 0,
                         permitRules: [], hours: [], price: price, rules: ["No overnight parking"], address: "2 Test Way",
                         keysRequired: true, booking: bookingOffer),
-            ])
+            ],
+            permits: DemoCampus.fullerton.permits)
     }()
 
     /// Lot L's bookings (PRK-12): $3.00 a day covers the first hour, then 4¢ a minute, at most

@@ -20,6 +20,11 @@ enum FullertonCampus {
         lots: [
             nutwood, stateCollege, eastsideNorth, eastsideSouth,
             lotA, lotD, lotE, lotF, lotG, lotI, lotJ, collegePark,
+        ],
+        permits: [
+            PermitKind(code: .green, name: "Green", colour: "#1f9d55"),
+            PermitKind(code: .yellow, name: "Yellow", colour: "#f2b705"),
+            PermitKind(code: .black, name: "Black", colour: "#111111"),
         ])
 
     // MARK: Structures

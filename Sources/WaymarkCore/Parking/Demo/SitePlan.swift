@@ -157,13 +157,16 @@ public struct SitePlan: Sendable, Hashable, Codable {
     public var timeZone: String
     public var center: Coordinate
     public var lots: [LotPlan]
+    /// The permits the site issues, in the order people see them; the placard needs no entry.
+    public var permits: [PermitKind]
 
-    public init(code: String, name: String, timeZone: String, center: Coordinate, lots: [LotPlan]) {
+    public init(code: String, name: String, timeZone: String, center: Coordinate, lots: [LotPlan], permits: [PermitKind] = []) {
         self.code = code
         self.name = name
         self.timeZone = timeZone
         self.center = center
         self.lots = lots
+        self.permits = permits
     }
 
     public var capacity: Int { lots.reduce(0) { $0 + $1.capacity } }

@@ -38,17 +38,19 @@ extension SiteImport {
 
     /// Reads settings as a site file writes a lot's properties: "price" is needed; missing
     /// "hours", "permits" and "rules" mean none, a missing or null "booking" takes none. The
-    /// booked spaces must fit the lot's `capacity`. `source` names the input in problems.
-    public static func lotSettings(_ json: Data, capacity: Int, source: String) -> (settings: LotSettings?, problems: [Problem]) {
+    /// booked spaces must fit the lot's `capacity`, and the rules name only permits of
+    /// `sitePermits` (nil: not checked, as for settings the server has checked already).
+    /// `source` names the input in problems.
+    public static func lotSettings(_ json: Data, capacity: Int, sitePermits: [PermitKind]?, source: String) -> (settings: LotSettings?, problems: [Problem]) {
         var reader = Reader(file: source, csvFile: "")
-        let settings = reader.readSettings(json, capacity: capacity)
+        let settings = reader.readSettings(json, capacity: capacity, sitePermits: sitePermits)
         let problems = reader.sortedProblems()
         return (problems.isEmpty ? settings : nil, problems)
     }
 }
 
 extension SiteImport.Reader {
-    mutating func readSettings(_ json: Data, capacity: Int) -> LotSettings? {
+    mutating func readSettings(_ json: Data, capacity: Int, sitePermits: [PermitKind]?) -> LotSettings? {
         let s = Scope(place: Place(file: file, rank: 0, position: 0, item: nil))
         let p: [String: JSONValue]
         do {
@@ -75,6 +77,7 @@ extension SiteImport.Reader {
             report(s, s.needs("price", "the pay-station price such as {\"currency\": \"USD\", \"hourly\": \"2.00\", \"dailyMax\": \"12.00\"}"))
         }
         let permits = Self.present(p["permits"]).map { permitRules($0, s) } ?? []
+        if let permits, let sitePermits { checkPermitCodes(permits, site: sitePermits, s) }
         let rules = Self.present(p["rules"]).map { self.rules($0, s) } ?? []
         var booking: BookingOffer??  = .some(nil)
         if let v = Self.present(p["booking"]) {

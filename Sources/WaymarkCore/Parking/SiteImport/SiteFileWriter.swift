@@ -6,9 +6,13 @@ import Foundation
 public enum SiteFileWriter {
     /// Pretty-printed UTF-8 with sorted keys, so that two exports of one site diff cleanly.
     public static func geoJSON(_ plan: SitePlan) -> Data {
-        var features: [JSONValue] = [feature([
+        var site: [String: JSONValue] = [
             "feature": .string("site"), "code": .string(plan.code), "name": .string(plan.name), "timeZone": .string(plan.timeZone),
-        ], geometry: ["type": .string("Point"), "coordinates": position(plan.center)])]
+        ]
+        if !plan.permits.isEmpty {
+            site["permits"] = .array(plan.permits.map { .object(["code": .string($0.code.rawValue), "name": .string($0.name), "colour": .string($0.colour)]) })
+        }
+        var features: [JSONValue] = [feature(site, geometry: ["type": .string("Point"), "coordinates": position(plan.center)])]
         features += plan.lots.map(lotFeature)
         let root: JSONValue = .object(["type": .string("FeatureCollection"), "features": .array(features)])
         return Data(JSONText.pretty(root).utf8)
@@ -37,7 +41,7 @@ public enum SiteFileWriter {
     static func permits(_ rules: [PermitRule]) -> JSONValue {
         .array(rules.map { r in
             .object(["days": .string(days(r.weekdays)), "from": .string(time(r.startMinute)), "to": .string(time(r.endMinute)),
-                     "permits": .array(Permit.allCases.filter(r.permits.contains).map { .string($0.rawValue) })])
+                     "permits": .array(r.permits.sorted().map { .string($0.rawValue) })])
         })
     }
 

@@ -237,13 +237,15 @@ extension SiteImport.Reader {
             if let booking = lot.booking, let capacity, booking.capacity > capacity {
                 report(s, "\"spaces\" in \"booking\" must be at most the lot's \(capacity) spaces, not \(booking.capacity).")
             }
+            if let rules = lot.permitRules, let kinds = site?.permits { checkPermitCodes(rules, site: kinds, s) }
         }
     }
 
     // MARK: The site
 
     func assemble() -> SiteImport.ImportedSite? {
-        guard let site, let siteCode = site.code, let name = site.name, let timeZone = site.timeZone, let center = site.center
+        guard let site, let siteCode = site.code, let name = site.name, let timeZone = site.timeZone, let center = site.center,
+              let permits = site.permits
         else { return nil }
         var plans: [LotPlan] = []
         var allSpots: [String: [SpotPlan]] = [:]
@@ -279,7 +281,7 @@ extension SiteImport.Reader {
             plans.append(plan)
             allSpots[code] = generated ? SpotLayout.spots(for: plan, siteCode: siteCode) : surveyed
         }
-        let plan = SitePlan(code: siteCode, name: name, timeZone: timeZone, center: center, lots: plans)
+        let plan = SitePlan(code: siteCode, name: name, timeZone: timeZone, center: center, lots: plans, permits: permits)
         return SiteImport.ImportedSite(plan: plan, spots: allSpots)
     }
 }

@@ -7,6 +7,7 @@ extension SiteImport {
         var name: String?
         var timeZone: String?
         var center: Coordinate?
+        var permits: [PermitKind]? = []
     }
 
     /// A lot as read; a nil field was wrong or missing, and a problem says so.
@@ -116,6 +117,7 @@ extension SiteImport.Reader {
             report(s, s.needs("timeZone", "a time zone name such as \"America/Los_Angeles\"; opening hours and permit times are read in it"))
         }
         d.center = point(geometry, "the site's centre", s)
+        if let v = Self.present(p["permits"]) { d.permits = permitKinds(v, s) }
         site = d
     }
 
@@ -239,24 +241,22 @@ extension SiteImport.Reader {
         return nil
     }
 
+    /// Lot rules; whether the site issues the permits they name is checked once the site is read.
     mutating func permitRules(_ v: JSONValue, _ s: Scope) -> [PermitRule]? {
         guard let read = windows(v, "permits", from: "from", to: "to", s) else { return nil }
         var out: [PermitRule] = []
         var allRight = read.ok
-        let known = Permit.allCases.map(\.rawValue)
-        let allText = known.dropLast().joined(separator: ", ") + " and " + (known.last ?? "")
-        let anyText = known.dropLast().joined(separator: ", ") + " or " + (known.last ?? "")
         for e in read.entries {
             let name = e.scope.name("permits")
             guard let list = Self.present(e.entry["permits"])?.array, !list.isEmpty else {
-                report(e.scope, "\(name) must be a list of at least one permit (\(anyText)), not \(Self.describe(e.entry["permits"])).")
+                report(e.scope, "\(name) must be a list of at least one permit code such as [\"green\"], not \(Self.describe(e.entry["permits"])).")
                 allRight = false
                 continue
             }
             var permits: Set<Permit> = []
             for p in list {
                 if let word = p.string, let permit = Permit(rawValue: word) { permits.insert(permit); continue }
-                report(e.scope, "\(name) names \(Self.describe(p)), which is not a permit; the permits are \(allText).")
+                report(e.scope, "\(name) names \(Self.describe(p)), which is not a permit code (\(Permit.codeRule)).")
                 allRight = false
             }
             out.append(PermitRule(weekdays: e.days, startMinute: e.start, endMinute: e.end, permits: permits))

@@ -13,9 +13,10 @@ enum SiteRowsWriter {
     static func insertSite(_ plan: SitePlan, id: String, at instant: Date, sql: any SQLDatabase) async throws {
         let b = bounds(of: plan)
         try await sql.raw("""
-            INSERT INTO sites (id, code, name, time_zone, center_lat, center_lon, south, west, north, east, created_at) VALUES
+            INSERT INTO sites (id, code, name, time_zone, center_lat, center_lon, south, west, north, east, permits, created_at) VALUES
             (\(bind: id), \(bind: plan.code), \(bind: plan.name), \(bind: plan.timeZone), \(bind: plan.center.latitude),
-             \(bind: plan.center.longitude), \(bind: b.south), \(bind: b.west), \(bind: b.north), \(bind: b.east), \(bind: instant.millis))
+             \(bind: plan.center.longitude), \(bind: b.south), \(bind: b.west), \(bind: b.north), \(bind: b.east),
+             \(bind: try JSONColumn.encode(plan.permits)), \(bind: instant.millis))
             """).run()
     }
 
@@ -23,7 +24,8 @@ enum SiteRowsWriter {
         let b = bounds(of: plan)
         try await sql.raw("""
             UPDATE sites SET name = \(bind: plan.name), time_zone = \(bind: plan.timeZone), center_lat = \(bind: plan.center.latitude),
-              center_lon = \(bind: plan.center.longitude), south = \(bind: b.south), west = \(bind: b.west), north = \(bind: b.north), east = \(bind: b.east)
+              center_lon = \(bind: plan.center.longitude), south = \(bind: b.south), west = \(bind: b.west), north = \(bind: b.north), east = \(bind: b.east),
+              permits = \(bind: try JSONColumn.encode(plan.permits))
             WHERE id = \(bind: id)
             """).run()
     }

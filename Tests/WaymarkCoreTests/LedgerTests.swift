@@ -100,7 +100,7 @@ struct LedgerTests {
         }
         let allowed: [(LedgerMovement, LedgerAccount, LedgerAccount)] = [
             (.topUp, demo, ana), (.bookingPayment, ana, sd), (.modificationSettlement, ana, sd),
-            (.modificationSettlement, sd, ana), (.cancellationRefund, sd, ana),
+            (.modificationSettlement, sd, ana), (.cancellationRefund, sd, ana), (.cardRefund, ana, demo),
         ]
         let accounts = [ana, ben, sd, demo]
         for movement in LedgerMovement.allCases {

@@ -121,6 +121,54 @@ struct CardPaymentTests {
         }
     }
 
+    @Test("PRK-13 a refund made at the card processor takes the money back out of the wallet, once per event and as much as the wallet holds; the rest is recorded as unrecovered",
+          arguments: TestDatabase.available)
+    func refundAtTheProcessor(db: TestDatabase) async throws {
+        let processor = try await startProcessor()
+        defer { Task { try? await processor.stop() } }
+        try await TestApp.with(db, configure: Self.cardConfig(processor)) { ctx in
+            let me = try await ctx.register("refunded")
+            let topUpId = try #require(try await ctx.topUp(me.token, cents: 1500, key: "card-1").json["id"] as? String)
+            #expect(try await deliver(ctx, try Self.fixture("event_payment_intent_succeeded.json")).status == .ok)
+            #expect(try await ctx.balance(me.token) == 1500)
+
+            // 5.00 given back at the processor: taken from the wallet once, however often it is told.
+            let partial = try Self.fixture("event_charge_refunded.json")
+            for _ in 0..<2 { #expect(try await deliver(ctx, partial).status == .ok) }
+            func refunded(_ total: Int, id: String) throws -> Data {
+                var event = try #require(try JSONSerialization.jsonObject(with: partial) as? [String: Any])
+                var data = try #require(event["data"] as? [String: Any]), charge = try #require(data["object"] as? [String: Any])
+                charge["amount_refunded"] = total
+                charge["refunded"] = total == 1500
+                data["object"] = charge
+                event["data"] = data
+                event["id"] = id
+                return try JSONSerialization.data(withJSONObject: event)
+            }
+            #expect(try await deliver(ctx, try refunded(500, id: "evt_3QJm2fLkdIwHu7ix0SameTotal")).status == .ok)
+            #expect(try await ctx.balance(me.token) == 1000)
+
+            // Part of the rest is spent on a booking (2 hours of lot L: 5.40), then the rest is refunded.
+            let lotL = try #require(try await ctx.lotIds()["L"])
+            #expect(try await ctx.book(me.token, lot: lotL, T.local(day: 19, 10), T.local(day: 19, 12)).status == .created)
+            #expect(try await ctx.balance(me.token) == 460)
+            #expect(try await deliver(ctx, try refunded(1500, id: "evt_3QJm2fLkdIwHu7ix0FullRefnd")).status == .ok)
+            #expect(try await ctx.balance(me.token) == 0, "the wallet never goes below zero")
+            let row = try #require(try await ctx.services.store.sql.raw("""
+                SELECT state, refunded_minor, unrecovered_minor FROM card_payments WHERE id = \(bind: topUpId)
+                """).first())
+            #expect(try row.decode(column: "state", as: String.self) == "refunded")
+            #expect(try row.decode(column: "refunded_minor", as: Int.self) == 1500)
+            #expect(try row.decode(column: "unrecovered_minor", as: Int.self) == 540, "what was spent before the refund")
+
+            let lines = try await ctx.call(.GET, "/v1/wallet/history", token: me.token).json["lines"] as? [[String: Any]] ?? []
+            let back = lines.filter { $0["movement"] as? String == "cardRefund" }
+            #expect(back.compactMap { minor($0["amount"]) }.sorted() == [-500, -460])
+            #expect(back.allSatisfy { $0["bookingId"] == nil })
+            try await ctx.checkLedger()
+        }
+    }
+
     @Test("PRK-13 a paid top-up the wallet can no longer take goes back to the card; the processor's refusal or outage is a clear problem and stores nothing",
           arguments: TestDatabase.available)
     func refundsAndRefusals(db: TestDatabase) async throws {

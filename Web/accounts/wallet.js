@@ -28,6 +28,7 @@ const MOVEMENT = {
   modificationSettlement: 'Booking changed',
   cancellationRefund: 'Refund for a cancelled booking',
   forfeit: 'Booking forfeited · no refund',
+  cardRefund: 'Paid back to your card',
 };
 
 /** @typedef {import('./index.js').AccountsContext} AccountsContext */

@@ -58,6 +58,9 @@ public enum LedgerMovement: String, CaseIterable, Codable, Sendable {
     /// A no-show: nothing moves, the operator keeps the payment. Recorded so that the wallet
     /// history explains why no refund came.
     case forfeit
+    /// Wallet → provider: the processor gave (part of) a card top-up back, a refund made at the
+    /// processor rather than by Waymark; names the provider's payment.
+    case cardRefund
 
     /// Booking movements must name their booking; a top-up may name the provider's payment.
     public var needsReference: Bool { self != .topUp }
@@ -122,6 +125,14 @@ public struct LedgerTransaction: Hashable, Codable, Sendable, Identifiable {
         LedgerTransaction(id: id, movement: .cancellationRefund,
                           entries: [LedgerEntry(.operator(operatorId), -amount), LedgerEntry(.wallet(userId), amount)],
                           at: at, reference: bookingId)
+    }
+
+    /// `amount` is what leaves the wallet, positive: at most what it holds.
+    public static func cardRefund(id: String, userId: String, provider: String, amount: Money, providerPaymentId: String,
+                                  at: Date) -> LedgerTransaction {
+        LedgerTransaction(id: id, movement: .cardRefund,
+                          entries: [LedgerEntry(.wallet(userId), -amount), LedgerEntry(.provider(provider), amount)],
+                          at: at, reference: providerPaymentId)
     }
 
     public static func forfeit(id: String, bookingId: String, at: Date) -> LedgerTransaction {
@@ -204,6 +215,7 @@ public enum Ledger {
         case .modificationSettlement:
             allowed = (giver == .wallet && taker == .operatorRevenue) || (giver == .operatorRevenue && taker == .wallet)
         case .cancellationRefund: allowed = giver == .operatorRevenue && taker == .wallet
+        case .cardRefund: allowed = giver == .wallet && taker == .providerClearing
         case .forfeit: allowed = false
         }
         guard allowed else { throw .wrongShape(movement, "money cannot move from \(giver.rawValue) to \(taker.rawValue).") }

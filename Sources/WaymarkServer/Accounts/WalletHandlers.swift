@@ -67,9 +67,11 @@ enum WalletMapping {
         case .modificationSettlement: .modificationSettlement
         case .cancellationRefund: .cancellationRefund
         case .forfeit: .forfeit
+        case .cardRefund: .cardRefund
         }
+        let aboutBooking = l.movement != .topUp && l.movement != .cardRefund
         return .init(
             transactionId: l.transactionId, movement: movement, at: l.at, amount: BookingMapping.money(l.amount),
-            balanceAfter: BookingMapping.money(l.balanceAfter), bookingId: l.movement == .topUp ? nil : l.reference)
+            balanceAfter: BookingMapping.money(l.balanceAfter), bookingId: aboutBooking ? l.reference : nil)
     }
 }

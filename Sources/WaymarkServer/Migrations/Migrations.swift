@@ -35,5 +35,6 @@ enum Migrations {
         CreateBookingSeries(),
         CreateCardPayments(),
         AddSitePermits(),
+        AddCardRefundTotals(),
     ]
 }

@@ -27,6 +27,9 @@ struct CardEvent: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
         case succeeded
         case failed(reason: String)
+        /// The processor gave the payment back, `totalMinor` of it so far (a refund made at the
+        /// processor; Waymark's own refunds come back this way too).
+        case refunded(totalMinor: Int)
         /// Any other event: acknowledged, changes nothing.
         case other(String)
     }

@@ -9,7 +9,8 @@ import WaymarkCore
 /// once: each event is handled at most once (its id is kept), and a payment moves only forward
 /// (pending → succeeded or failed; failed → succeeded when another card worked), so an event
 /// delivered twice or late changes nothing. A success the wallet cannot take (its limit was
-/// reached meanwhile) is refunded to the card.
+/// reached meanwhile) is refunded to the card. A refund made at the processor takes the amount
+/// back out of the wallet, as much as it still holds; the rest is recorded as unrecovered.
 struct CardTopUpService: Sendable {
     let store: SQLStore
     let processor: any CardProcessor
@@ -30,12 +31,15 @@ struct CardTopUpService: Sendable {
         var failure: String?
         var transactionId: String?
         var refundId: String?
+        /// Given back by the processor so far, and the part of it the wallet no longer held.
+        var refundedMinor: Int
+        var unrecoveredMinor: Int
         var createdAt: Date
         var updatedAt: Date
 
         static let select = """
             SELECT id, user_id, intent_id, client_secret, amount_minor, currency, state, failure, transaction_id, refund_id,
-                   created_at, updated_at FROM card_payments
+                   refunded_minor, unrecovered_minor, created_at, updated_at FROM card_payments
             """
 
         init(_ r: any SQLRow) throws {
@@ -48,6 +52,8 @@ struct CardTopUpService: Sendable {
             failure = try r.decode(column: "failure", as: String?.self)
             transactionId = try r.decode(column: "transaction_id", as: String?.self)
             refundId = try r.decode(column: "refund_id", as: String?.self)
+            refundedMinor = try r.decode(column: "refunded_minor", as: Int.self)
+            unrecoveredMinor = try r.decode(column: "unrecovered_minor", as: Int.self)
             createdAt = Date(millis: try r.decode(column: "created_at", as: Int64.self))
             updatedAt = Date(millis: try r.decode(column: "updated_at", as: Int64.self))
         }
@@ -129,6 +135,11 @@ struct CardTopUpService: Sendable {
             case .failed(let reason):
                 guard row.state == .pending else { return nil }
                 try await update(row.id, to: .failed, failure: reason, at: now, sql: sql)
+            case .refunded(let total):
+                // Only a credited payment has money in the wallet to take back; Waymark's own
+                // refunds (refundDue, refunded) never credited it.
+                guard row.state == .succeeded else { return nil }
+                try await takeBack(row, totalMinor: min(total, row.amount.minorUnits), at: now, sql: sql)
             case .other:
                 break
             }
@@ -148,6 +159,30 @@ struct CardTopUpService: Sendable {
             do { try await refundDue() } catch { logger.warning("card refunds wait", metadata: ["error": .string("\(error)")]) }
             try? await Task.sleep(for: interval)
         }
+    }
+
+    /// Takes what the processor gave back since the last refund event out of the wallet, as much
+    /// as it holds (the person may have spent it on bookings); the rest is kept as unrecovered.
+    private func takeBack(_ row: Row, totalMinor: Int, at now: Date, sql: any SQLDatabase) async throws {
+        let newly = totalMinor - row.refundedMinor
+        guard newly > 0 else { return }
+        let currency = row.amount.currency
+        let balance = try await LedgerStore.balance(of: .wallet(row.userId), currency: currency, sql: sql)
+        let taken = row.userId.hasPrefix("erased-") ? 0 : min(newly, max(0, balance.minorUnits))
+        if taken > 0 {
+            try await LedgerStore.post(.cardRefund(id: UUID().uuidString.lowercased(), userId: row.userId, provider: Self.providerName,
+                                                   amount: Money(taken, currency), providerPaymentId: row.intentId, at: now), sql: sql)
+        }
+        if taken < newly {
+            logger.warning("card refund larger than the wallet", metadata: [
+                "intent": .string(row.intentId), "unrecovered": .stringConvertible(newly - taken), "currency": .string(currency)])
+        }
+        let fully = totalMinor >= row.amount.minorUnits
+        try await sql.raw("""
+            UPDATE card_payments SET refunded_minor = \(bind: totalMinor), unrecovered_minor = unrecovered_minor + \(bind: newly - taken),
+                state = \(bind: fully ? State.refunded.rawValue : State.succeeded.rawValue), updated_at = \(bind: now.millis)
+            WHERE id = \(bind: row.id)
+            """).run()
     }
 
     // MARK: Helpers
@@ -182,6 +217,7 @@ struct CardTopUpService: Sendable {
         switch kind {
         case .succeeded: "payment_intent.succeeded"
         case .failed: "payment_intent.payment_failed"
+        case .refunded: "charge.refunded"
         case .other(let type): String(type.prefix(100))
         }
     }

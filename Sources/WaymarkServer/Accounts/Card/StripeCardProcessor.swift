@@ -52,11 +52,13 @@ struct StripeCardProcessor: CardProcessor {
             throw Problem.badRequest("The body is not an event of the card processor.")
         }
         let object = event.data.object
-        let intentId = object.object == "payment_intent" ? object.id : nil
+        // A charge names the intent it paid; its amount refunded is the total so far.
+        let intentId = object.object == "payment_intent" ? object.id : object.object == "charge" ? object.payment_intent : nil
         let amount = zip2(object.amount, object.currency).map { Money($0, $1.uppercased()) }
         let kind: CardEvent.Kind = switch event.type {
         case "payment_intent.succeeded": .succeeded
         case "payment_intent.payment_failed": .failed(reason: object.last_payment_error?.message ?? "The card was declined.")
+        case "charge.refunded" where object.amount_refunded != nil: .refunded(totalMinor: object.amount_refunded ?? 0)
         default: .other(event.type)
         }
         return CardEvent(id: event.id, kind: kind, intentId: intentId, amount: amount)
@@ -129,6 +131,8 @@ struct StripeCardProcessor: CardProcessor {
             var amount: Int?
             var currency: String?
             var last_payment_error: PaymentError?
+            var payment_intent: String?
+            var amount_refunded: Int?
         }
         var id: String
         var object: String

@@ -18,9 +18,11 @@ extension BookingService {
         let now = now()
         let lot = try await bookableOffer(lotId: lotId, now: now, sql: store.sql)
         let ranges = try Self.expand(plan, zone: lot.timeZone, now: now)
+        // One read of the lot's bookings over the series' span, not one per date.
+        let competing = try await Self.competing(lotId: lotId, over: ranges, sql: store.sql)
         var dates: [Quote] = []
         for (i, range) in ranges.enumerated() {
-            dates.append(try await quote(range, offer: lot, now: now, checkAdvance: i == 0))
+            dates.append(try await quote(range, offer: lot, now: now, checkAdvance: i == 0, competing: competing))
         }
         return SeriesQuote(lotId: lotId, plan: plan, timeZone: lot.timeZone, dates: dates)
     }
@@ -50,14 +52,17 @@ extension BookingService {
             let seriesId = UUID().uuidString.lowercased()
             try await BookingSeriesStore.insert(id: seriesId, userId: userId, lotId: lotId, plan: plan, at: now, sql: sql)
             var made: [(booking: Booking, price: Money)] = [], skipped: [BookingSeriesRow.Skip] = []
+            // Read once under the lot's lock; each date booked joins them for the dates after it.
+            var competing = try await Self.competing(lotId: lotId, over: ranges, sql: sql)
             for (i, range) in ranges.enumerated() {
                 do {
                     let price = try Self.price(range, at: offer, now: now, checkAdvance: i == 0)
                     try await checkOverlap(userId: userId, range: range, excluding: nil, sql: sql)
-                    let competing = try await BookingStore.competing(lotId: lotId, range: range, sql: sql)
-                    guard BookingCapacity.fits(range, capacity: offer.capacity, bookings: competing, now: now) else { throw Self.lotFull }
+                    let those = BookingStore.overlapping(competing, range)
+                    guard BookingCapacity.fits(range, capacity: offer.capacity, bookings: those, now: now) else { throw Self.lotFull }
                     let booking = Booking(id: UUID().uuidString.lowercased(), userId: userId, lotId: lotId, range: range, paid: price.total)
                     try await BookingStore.insert(booking, siteId: offer.siteId, seriesId: seriesId, at: now, sql: sql)
+                    competing.append(booking)
                     made.append((booking, price.total))
                 } catch let problem as Problem where Self.skippable.contains(problem.type) {
                     skipped.append(.init(range: range, reason: problem.detail ?? problem.title))
@@ -84,6 +89,12 @@ extension BookingService {
             row.skipped = skipped
             return row
         }
+    }
+
+    /// The lot's bookings from the first date's start to the last date's end.
+    static func competing(lotId: String, over ranges: [BookingRange], sql: any SQLDatabase) async throws -> [Booking] {
+        guard let start = ranges.map(\.start).min(), let end = ranges.map(\.end).max() else { return [] }
+        return try await BookingStore.competing(lotId: lotId, range: BookingRange(start: start, end: end), sql: sql)
     }
 
     func getSeries(_ principal: Principal, id: String) async throws -> BookingSeriesRow {

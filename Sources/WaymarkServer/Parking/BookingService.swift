@@ -36,7 +36,9 @@ struct BookingService: Sendable {
     }
 
     /// A range's quote at a lot whose offer is already read (a weekly booking quotes many).
-    func quote(_ range: BookingRange, offer: LotOfferRow, now: Date, checkAdvance: Bool) async throws -> Quote {
+    /// `competing`: the lot's bookings over a span covering `range`, when already read (a weekly
+    /// series reads its whole span once); nil reads those of `range`.
+    func quote(_ range: BookingRange, offer: LotOfferRow, now: Date, checkAdvance: Bool, competing: [Booking]? = nil) async throws -> Quote {
         let lotId = offer.lotId, sql = store.sql
         let price: PriceQuote
         do {
@@ -44,7 +46,11 @@ struct BookingService: Sendable {
         } catch let problem as Problem where problem.type == Self.invalidRange("").type {
             return Quote(lotId: lotId, range: range, price: nil, problem: problem, spacesLeft: 0)
         }
-        let holding = try await BookingStore.competing(lotId: lotId, range: range, sql: sql).filter { $0.holdsSpace(at: now) }
+        let others: [Booking]
+        if let competing { others = BookingStore.overlapping(competing, range) } else {
+            others = try await BookingStore.competing(lotId: lotId, range: range, sql: sql)
+        }
+        let holding = others.filter { $0.holdsSpace(at: now) }
         let peak = BookingCapacity.peak(of: holding.map(\.range), within: range)
         return Quote(lotId: lotId, range: range, price: price, problem: nil, spacesLeft: max(0, offer.capacity - peak))
     }

@@ -118,6 +118,11 @@ enum BookingStore {
             """).all().map { try BookingRow($0).booking }
     }
 
+    /// Those of `bookings` that share time with `range`, as `competing` would read them.
+    static func overlapping(_ bookings: [Booking], _ range: BookingRange) -> [Booking] {
+        bookings.filter { $0.range.start < range.end && $0.range.end > range.start }
+    }
+
     static func insert(_ b: Booking, siteId: String, seriesId: String? = nil, at now: Date, sql: any SQLDatabase) async throws {
         try await sql.raw("""
             INSERT INTO bookings (id, user_id, lot_id, site_id, start_at, end_at, state, currency, paid_minor, modifications,

@@ -1,7 +1,8 @@
 // Waymark web app entry: the shell — the map, the navigation between areas, the URL of each
 // screen, theme and offline support — and the areas listed in areas.js, each of which adds its
 // layers to the shared map. Accounts belong to the shell's person area ("You"): one identity
-// for every area.
+// for every area. Parking and You start when the app opens; another area starts the first time
+// it is shown, so a first visit loads and starts only what its first screen needs.
 
 import { createMap } from './map/index.js';
 import { palette, onThemeChange } from './shell/theme.js';
@@ -14,6 +15,8 @@ import { startRouter, watchPath, go, leave } from './shell/router.js';
 import { startBaseMap } from './shell/base-map.js';
 import { startMyLocation } from './shell/my-location.js';
 import { countDirections } from './shell/directions.js';
+import { toast } from './shell/toast.js';
+import { onSessionChange } from './accounts/session.js';
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
@@ -91,7 +94,12 @@ function registerServiceWorker() {
   navigator.serviceWorker.register('/sw.js').catch((e) => console.warn('service worker not registered', e));
 }
 
-/** @type {Record<string, any>} what the areas offer each other (parking, accounts, car, currentSite) */
+/**
+ * What the areas offer each other (parking, accounts, car, currentSite) and the tests read
+ * (rooms, trails, planner): an area's entry is there once it has started, so a caller copes
+ * with its absence (Parking and You start before any other area).
+ * @type {Record<string, any>}
+ */
 const services = {};
 const app = {
   map: /** @type {any} */ (null),
@@ -113,17 +121,56 @@ services.currentSite = async () => {
 
 /** @type {Map<string, {entry: import('./areas.js').AreaEntry, area: any}>} */
 const started = new Map();
+/** @type {Map<string, Promise<any>>} each area's start, begun once however often it is asked for */
+const starting = new Map();
+/** What the areas are given at start: set by boot before any area starts. */
+let shell = /** @type {any} */ (null);
 /** The path of the map area last shown: where closing an area that opens over it leads. */
 let basePath = '/';
+/** Counts the paths shown: an area that finishes loading shows its path only if none came since. */
+let shownCount = 0;
 
 const areaOf = (path) => AREAS.find((a) => a.match.test(path)) ?? null;
+
+/**
+ * Loads and starts an area, once; its module loads then, not before.
+ * @param {import('./areas.js').AreaEntry} entry @returns {Promise<any>} what its start returned
+ */
+function startArea(entry) {
+  let begun = starting.get(entry.id);
+  if (!begun) {
+    begun = entry.load().then((mod) => {
+      const area = mod.start(shell);
+      started.set(entry.id, { entry, area });
+      return area;
+    });
+    // Not loaded (offline before the service worker kept the files): asking again retries.
+    begun.catch(() => starting.delete(entry.id));
+    starting.set(entry.id, begun);
+  }
+  return begun;
+}
 
 /** Shows what a path names: its area, with every other area hidden or (under an overlay) kept. */
 function showPath(path) {
   const entry = areaOf(path);
   if (!entry) { go('/', { replace: true }); return; }
+  const count = ++shownCount;
   for (const [id, s] of started) if (id !== entry.id) s.area.hide?.(entry);
-  started.get(entry.id)?.area.show?.(path);
+  const here = started.get(entry.id);
+  if (here) { here.area.show?.(path); return; }
+  // Its first showing: the area starts now (hidden, as every area starts), then shows the path.
+  startArea(entry).then((area) => { if (count === shownCount) area.show?.(path); }, (err) => {
+    console.error(err);
+    toast(`${entry.title} could not be loaded. Check your connection and try again.`, 4000);
+  });
+}
+
+/** Starts the areas with work under way while not shown (areas.js `running`), in the background. */
+function startRunning() {
+  for (const entry of AREAS) {
+    if (!starting.has(entry.id) && entry.running?.()) startArea(entry).catch((err) => console.warn(`${entry.id} not started`, err));
+  }
 }
 
 async function boot() {
@@ -137,7 +184,7 @@ async function boot() {
   app.myLocation = startMyLocation(map, /** @type {HTMLButtonElement} */ ($('btn-locate')), $('my-location'));
   watchForMouse();
   onThemeChange(() => map.themeChanged());
-  const shell = {
+  shell = {
     map,
     services,
     basePath: () => basePath,
@@ -167,13 +214,14 @@ async function boot() {
     nav.setCurrent(entry.id);
   });
 
-  for (const entry of AREAS) {
-    const mod = await entry.load();
-    started.set(entry.id, { entry, area: mod.start(shell) });
-  }
+  // The splash waits for the areas started now: Parking and You, and the area the app opens on.
+  // You starts before Parking's map is drawn, so the toolbar's bell works once the pins show.
+  const opening = areaOf(location.pathname);
+  const first = AREAS.filter((a) => a.boot || a === opening);
   const start = async () => {
     try {
-      for (const { area } of started.values()) await area.ready?.();
+      const areas = await Promise.all(first.map(startArea));
+      for (const area of areas) await area.ready?.();
       hideSplash();
     } catch (err) {
       console.error(err);
@@ -182,6 +230,8 @@ async function boot() {
   };
   await start();
   startRouter(showPath);
+  startRunning();
+  onSessionChange(startRunning);
   if (document.readyState === 'complete') registerServiceWorker();
   else addEventListener('load', registerServiceWorker, { once: true });
   return app;

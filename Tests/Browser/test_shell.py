@@ -14,7 +14,7 @@ import zlib
 import pytest
 
 from conftest import REPO, WaymarkServer, make_driver
-from helpers import App
+from helpers import App, new_account, use_session
 
 WEB = REPO / "Web"
 
@@ -24,15 +24,41 @@ def app(driver, server) -> App:
     return App(driver, server.url)
 
 
-def test_every_module_is_preloaded_and_cached_for_offline_use():
-    """The shell lists (index.html modulepreload and stylesheets, sw.js precache) match the files
-    on disk, as scripts/web-modules writes them: a module or stylesheet missing from either fails."""
+# A static import or re-export (`import … from '…'`, `import '…'`, `export … from '…'`); not `import('…')`.
+STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)\s+(?:[\w$*{},\s]+?\s+from\s+)?['"](\.[^'"]+)['"]""", re.M)
+
+
+def first_screen_modules() -> set[str]:
+    """What opening the app at / needs: app.js, Parking's and You's area modules (the areas that
+    start when the app opens; the bell and the person's tab are on the first screen) and every
+    module they import statically, file to file."""
+    todo, seen = ["/app.js", "/parking/area.js", "/accounts/area.js"], set()
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        path = WEB / module.lstrip("/")
+        for spec in STATIC_IMPORT.findall(path.read_text()):
+            todo.append("/" + (path.parent / spec).resolve().relative_to(WEB.resolve()).as_posix())
+    return seen
+
+
+def test_the_first_screen_is_preloaded_and_every_module_cached_for_offline_use():
+    """index.html preloads exactly the first screen's modules (the shell, Parking and You with
+    what they import statically; the other areas load when first shown) and links every
+    stylesheet; sw.js precaches every module and stylesheet, as scripts/web-modules writes them.
+    A module missing from either list, or another area's module preloaded, fails."""
     modules = sorted("/" + p.relative_to(WEB).as_posix() for p in WEB.rglob("*.js") if p.name != "sw.js")
     # A stylesheet beside a page of its own (privacy.css next to privacy.html) belongs to that page only.
     styles = sorted("/" + p.relative_to(WEB).as_posix() for p in WEB.rglob("*.css") if not p.with_suffix(".html").exists())
     html = (WEB / "index.html").read_text()
-    preloaded = sorted(re.findall(r'<link rel="modulepreload" href="([^"]+)">', html))
-    assert preloaded == modules
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', html)
+    assert set(preloaded) == first_screen_modules() and len(preloaded) == len(set(preloaded))
+    assert {"/app.js", "/parking/area.js", "/parking/index.js", "/accounts/area.js"} <= set(preloaded)
+    for other in ("rooms", "trails", "planner"):
+        assert not {f"/{other}/area.js", f"/{other}/index.js"} & set(preloaded), f"{other} loads when first shown"
+    assert len(preloaded) < len(modules) * 0.6, "most modules wait for their screen"
     linked = re.findall(r'<link rel="stylesheet" href="([^"]+)">', html)
     assert sorted(linked) == styles
     assert linked[0] == "/shell/shell.css", "the shell's stylesheet comes first; the areas' build on it"
@@ -43,6 +69,50 @@ def test_every_module_is_preloaded_and_cached_for_offline_use():
     assert set(styles) <= set(cached)
     for path in cached:
         assert path == "/" or (WEB / path.lstrip("/")).exists(), path
+
+
+def test_an_area_starts_the_first_time_it_is_shown(app):
+    """PRK-18: the map opens with Parking and You only (You's screens wait to be opened); Rooms
+    starts when its tab is first followed and hides again on the way back to the map; opened on
+    its own path, an area has started by the time the splash goes."""
+    scripts = ("return performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)"
+               ".filter((p) => p.endsWith('.js'))")
+    app.open()
+    first = set(app.js(scripts))
+    assert {"/app.js", "/parking/area.js", "/accounts/area.js"} <= first
+    waiting = {"/rooms/area.js", "/trails/area.js", "/planner/area.js", "/accounts/home.js", "/accounts/wallet.js"}
+    assert not first & waiting, sorted(first & waiting)
+    assert app.js("return window.waymark.rooms()") is None and app.js("return window.waymark.trails()") is None
+
+    app.js("window.waymark.openAccount()")
+    app.wait(lambda: app.els('#accounts form[data-form="sign-in"]'), message="the sign-in screen")
+    assert "/accounts/home.js" in app.js(scripts)
+    app.el("#accounts-close").click()
+
+    app.el("#nav-rooms").click()
+    app.wait(lambda: app.js("return window.waymark.rooms()") is not None, message="Rooms started")
+    app.wait(lambda: app.el("#rooms").is_displayed(), message="the Rooms sheet")
+    assert app.el("#nav-rooms").get_attribute("aria-current") == "page"
+    app.el("#nav-parking").click()
+    app.wait(lambda: app.js("return location.pathname") == "/" and not app.el("#rooms").is_displayed(), message="back on the map")
+    assert app.js("return window.waymark.trails()") is None, "signed out and no hike: Trails has not started"
+
+    app.open("/trails")
+    assert app.js("return window.waymark.trails()") is not None
+    assert app.el("#trails").is_displayed()
+    assert app.console_errors() == []
+
+
+def test_trails_starts_on_the_map_for_a_signed_in_person(app, server):
+    """PRK-18: Trails has work while another area is shown for a signed-in person (unread
+    messages on its tab, location shared with friends), so it starts once the map is usable
+    without its tab being followed."""
+    app.open()
+    use_session(app, new_account(server.url, "shell", "Shell#2026pass"))
+    app.open()
+    app.wait(lambda: app.js("return window.waymark.trails()") is not None, timeout=15, message="Trails started")
+    assert app.js("return location.pathname") == "/" and not app.el("#trails").is_displayed()
+    assert app.js("return window.waymark.rooms()") is None
 
 
 def test_api_paths_are_named_only_by_the_areas_api_modules():

@@ -6,7 +6,6 @@
 import { startAccounts } from './index.js';
 import { signedIn } from './session.js';
 import { record, leave, stepBack } from '../shell/router.js';
-import { bookingsView } from '../parking/bookings-view.js';
 
 const HOME = '/me';
 /** View name → the section of its path, where they differ. */
@@ -49,7 +48,7 @@ export function start(shell) {
   function sectionView(section, rest) {
     switch (section) {
       case 'inbox': return notifications.view();
-      case 'bookings': return rest ? bookingsView(ctx, { focus: rest }) : ctx.views.bookings();
+      case 'bookings': return ctx.views.bookings(rest || undefined);
       case 'wallet': return ctx.views.wallet();
       case 'account': return ctx.views.update();
       case 'permits': return ctx.views.permits();

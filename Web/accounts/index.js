@@ -1,23 +1,11 @@
 // Accounts (ACC-1…10, PRK-16, PRK-1's Operate): the person's own space, "You" in the
-// navigation, is the Accounts panel. Each screen lives in its own module; they reach each
-// other through the context below.
+// navigation, is the Accounts panel. Each screen lives in its own module, loaded the first time
+// it is shown (opening the app needs only the panel, the bell and the person's tab); screens
+// reach each other through the context below.
 
-import { createPanel } from './panel.js';
-import { signedOutView, signedInView } from './home.js';
-import { registerView } from './register.js';
-import { forgotPasswordView } from './forgot-password.js';
-import { updateAccountView } from './update-account.js';
-import { permitsView } from './permits.js';
-import { deleteAccountView } from './delete-account.js';
-import { walletView } from './wallet.js';
-import { analyticsView } from './analytics.js';
-import { operateView } from './operate.js';
-import { moderationView } from '../trails/moderation.js';
-import { outboxView } from './outbox-view.js';
+import { createPanel, onDemand } from './panel.js';
 import { writes, onChange as onOutboxChange, onSent } from './outbox.js';
 import { toast } from '../shell/toast.js';
-import { bookingsView } from '../parking/bookings-view.js';
-import { scheduleView } from '../parking/schedule.js';
 import { signedIn, hasDevice, cachedMe, fetchMe, onSessionChange } from './session.js';
 import { startNotifications } from '../notifications/inbox.js';
 
@@ -29,10 +17,10 @@ import { startNotifications } from '../notifications/inbox.js';
  * @property {{home: () => import('./panel.js').View, signedOut: (o?: {notice?: string}) => import('./panel.js').View,
  *   register: () => import('./panel.js').View, forgot: () => import('./panel.js').View, update: () => import('./panel.js').View,
  *   permits: () => import('./panel.js').View, schedule: () => import('./panel.js').View,
- *   deleteAccount: () => import('./panel.js').View, bookings: () => import('./panel.js').View,
+ *   deleteAccount: () => import('./panel.js').View, bookings: (focus?: string) => import('./panel.js').View,
  *   wallet: () => import('./panel.js').View, outbox: () => import('./panel.js').View,
  *   analytics: () => import('./panel.js').View, moderation: () => import('./panel.js').View, inbox: () => import('./panel.js').View,
- *   operate: (tab?: string) => import('./panel.js').View}} views
+ *   operate: (tab?: string) => import('./panel.js').View}} views each call a new screen; bookings' focus: a booking to bring into view
  */
 
 /** @param {{site: () => Promise<{id: string, timeZone: string}>, lotCode: (lotId: string) => string|null}} o */
@@ -48,20 +36,24 @@ export function startAccounts(o) {
     site: o.site,
     lotCode: o.lotCode,
     views: {
-      home: () => (signedIn() ? signedInView(ctx) : signedOutView(ctx)),
-      signedOut: (opts) => signedOutView(ctx, opts),
-      register: () => registerView(ctx),
-      forgot: () => forgotPasswordView(ctx),
-      update: () => updateAccountView(ctx),
-      permits: () => permitsView(ctx),
-      schedule: () => scheduleView(ctx),
-      deleteAccount: () => deleteAccountView(ctx),
-      bookings: () => bookingsView(ctx),
-      wallet: () => walletView(ctx),
-      analytics: () => analyticsView(ctx),
-      operate: (tab) => operateView(ctx, { tab }),
-      moderation: () => moderationView(),
-      outbox: () => outboxView(),
+      home: () => (signedIn()
+        ? onDemand(panel, { name: 'account', title: 'Account' }, () => import('./home.js').then((m) => m.signedInView(ctx)))
+        : ctx.views.signedOut()),
+      signedOut: (opts) => onDemand(panel, { name: 'signed-out', title: 'Account' }, () => import('./home.js').then((m) => m.signedOutView(ctx, opts))),
+      register: () => onDemand(panel, { name: 'register', title: 'Create an account' }, () => import('./register.js').then((m) => m.registerView(ctx))),
+      forgot: () => onDemand(panel, { name: 'forgot', title: 'Forgot Password' }, () => import('./forgot-password.js').then((m) => m.forgotPasswordView(ctx))),
+      update: () => onDemand(panel, { name: 'update', title: 'Update Account' }, () => import('./update-account.js').then((m) => m.updateAccountView(ctx))),
+      permits: () => onDemand(panel, { name: 'permits', title: 'Your Permits' }, () => import('./permits.js').then((m) => m.permitsView(ctx))),
+      schedule: () => onDemand(panel, { name: 'schedule', title: 'Weekly Schedule' }, () => import('../parking/schedule.js').then((m) => m.scheduleView(ctx))),
+      deleteAccount: () => onDemand(panel, { name: 'delete-account', title: 'Delete Account' }, () => import('./delete-account.js').then((m) => m.deleteAccountView(ctx))),
+      // The path bookingsView gives a focused booking, needed before its module has come.
+      bookings: (focus) => onDemand(panel, { name: 'bookings', title: 'Your Bookings', path: focus ? `/me/bookings/${encodeURIComponent(focus)}` : undefined },
+        () => import('../parking/bookings-view.js').then((m) => m.bookingsView(ctx, focus ? { focus } : undefined))),
+      wallet: () => onDemand(panel, { name: 'wallet', title: 'Wallet' }, () => import('./wallet.js').then((m) => m.walletView(ctx))),
+      analytics: () => onDemand(panel, { name: 'analytics', title: 'Analytics' }, () => import('./analytics.js').then((m) => m.analyticsView(ctx))),
+      operate: (tab) => onDemand(panel, { name: 'operate', title: 'Operate' }, () => import('./operate.js').then((m) => m.operateView(ctx, { tab }))),
+      moderation: () => onDemand(panel, { name: 'moderation', title: 'Trail moderation' }, () => import('../trails/moderation.js').then((m) => m.moderationView())),
+      outbox: () => onDemand(panel, { name: 'outbox', title: 'Waiting to Send' }, () => import('./outbox-view.js').then((m) => m.outboxView())),
       inbox: () => notifications.view(),
     },
   };
@@ -104,7 +96,7 @@ export function startAccounts(o) {
     openSignedIn(name, notice, focus) {
       if (!signedIn()) { panel.open(ctx.views.signedOut({ notice })); return; }
       panel.open(ctx.views.home());
-      panel.push(name === 'bookings' && focus ? bookingsView(ctx, { focus }) : ctx.views[name]());
+      panel.push(name === 'bookings' ? ctx.views.bookings(focus) : ctx.views[name]());
     },
     /** What this browser is to the server (tests). */
     get state() {

@@ -68,6 +68,17 @@ export function createPanel() {
     onChange(fn) { listeners.add(fn); },
     /** Redraws the current screen. */
     refresh() { if (!panel.hidden) show(); },
+    /**
+     * Puts `view` in the place of `standIn` in the stack, drawn if it is the current screen:
+     * a screen whose module has come (onDemand) is then the one its own code finds on top.
+     * @param {View} standIn @param {View} view
+     */
+    replace(standIn, view) {
+      const i = stack.indexOf(standIn);
+      if (i < 0) return;
+      stack[i] = view;
+      if (i === stack.length - 1 && !panel.hidden) show();
+    },
     back() {
       if (stack.length < 2) return;
       leaveTop();
@@ -94,4 +105,48 @@ export function createPanel() {
     if (stack.length > 1) api.back(); else api.close();
   });
   return api;
+}
+
+/**
+ * A screen whose module loads the first time it is shown, so You costs nothing on opening the
+ * app beyond its panel and the bell. Its name, title and path are there at once (the URL and
+ * the tests read them); "Loading…" stands in for its content until the module has come.
+ * @param {ReturnType<typeof createPanel>} panel
+ * @param {{name: string, title: string, path?: string}} o
+ * @param {() => Promise<View>} load
+ * @returns {View}
+ */
+export function onDemand(panel, o, load) {
+  /** @type {View|null} */
+  let view = null;
+  /** @type {Promise<void>|null} */
+  let loading = null;
+  /** @type {HTMLElement|null} the line shown meanwhile */
+  let note = null;
+  /** @type {View} */
+  const screen = {
+    name: o.name,
+    get title() { return view?.title ?? o.title; },
+    get path() { return view ? view.path : o.path; },
+    render() {
+      if (view) return view.render();
+      note = document.createElement('p');
+      note.className = 'muted';
+      note.setAttribute('role', 'status');
+      note.textContent = 'Loading…';
+      loading ??= load().then((v) => {
+        view = v;
+        panel.replace(screen, v);
+      }, (err) => {
+        // Offline before the service worker kept the files: showing the screen again retries.
+        console.error(err);
+        loading = null;
+        if (note) note.textContent = 'This screen could not be loaded. Check your connection and try again.';
+      });
+      return note;
+    },
+    // Once loaded the stack holds the view itself; a stand-in used again passes on to it.
+    leave() { view?.leave?.(); },
+  };
+  return screen;
 }

@@ -5,16 +5,15 @@
 
 import { reportPosition, forgetPosition } from './api.js';
 import { metresBetween } from '../parking/hold-format.js';
+import { SETTING, reporting } from './leave-setting.js';
 
-const SETTING = 'waymark.plan.leaveFromHere';
+export { reporting };
+
 const LAST = 'waymark.plan.leaveFromHere.sent';
 const EVERY = 2 * 3600 * 1000;
 const MOVE = 500;
 
 let watch = /** @type {number|null} */ (null);
-
-/** Whether this device sends its position for time to leave. */
-export const reporting = () => localStorage.getItem(SETTING) === 'on';
 
 /** Starts watching where the device is, when the person switched it on; safe to call again. */
 export function resumeReporting() {

@@ -10,8 +10,8 @@ export function start(shell) {
   let loaded = false;
   return {
     async ready() {
-      // The map's own area keeps the splash until it is drawn; Rooms loads its list then too,
-      // and a failure here leaves Parking usable.
+      // The app opened on a Rooms path keeps the splash until the campuses are listed too; a
+      // failure here leaves Parking usable.
       try { await rooms.ready(); loaded = true; } catch (err) { console.warn('rooms not loaded', err); }
     },
     /** @param {string} path */

@@ -104,7 +104,9 @@ export function addRoomLayers(map, view) {
   };
   map.addLayer(shapeLayer({
     id: 'rooms-plan',
-    zIndex: 15,
+    // Just under Parking's campus tint (15), whose layers stay on the map in every area: the
+    // order holds whichever area starts first.
+    zIndex: 14.5,
     shapes: () => {
       const v = view();
       const c = colours();
@@ -180,7 +182,7 @@ export function addRoomLayers(map, view) {
 
   map.addLayer(shapeLayer({
     id: 'rooms-route',
-    zIndex: 45,
+    zIndex: 44.5, // just under Parking's held spot (45), as rooms-plan is under its campus
     hittable: false,
     shapes: () => {
       const v = view();

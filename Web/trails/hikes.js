@@ -18,25 +18,13 @@ import { walked, height, speed, stopwatch, DIFFICULTY, placeDates } from './form
 import { placePicture } from './picture.js';
 import { keepCopy, savedCopy } from '../shell/saved-copies.js';
 import { TIER_COLOURS } from './layers.js';
+import { currentHike, keepHike as keep } from './hike-record.js';
 
-const KEY = 'waymark.trails.hike.v1';
 const BODY_KEY = 'waymark.trails.hiker-body';
 /** Comment stars chosen at the end of a hike, for the trail's Leave Comment form. */
 export const STARS_KEY = 'waymark.trails.comment-stars';
 
-/**
- * @typedef {{id: string, trailId: string, trailName: string, difficulty: string, timeZone?: string,
- *   path: number[][], lengthMetres: number, startedAt: number, stoppedAt: number|null,
- *   fixes: import('./hike-stats.js').Fix[], lastAccuracy: number|null}} Recording
- */
-
-/** @returns {Recording|null} */
-export function currentHike() {
-  try { return JSON.parse(localStorage.getItem(KEY) ?? 'null'); } catch { return null; }
-}
-function keep(/** @type {Recording|null} */ r) {
-  if (r) localStorage.setItem(KEY, JSON.stringify(r)); else localStorage.removeItem(KEY);
-}
+/** @typedef {import('./hike-record.js').Recording} Recording */
 
 /** What the person told for steps and calories, kept here too so the card works offline. */
 function savedBody() {

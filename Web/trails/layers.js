@@ -40,7 +40,9 @@ const glyph = (name) => (paths[name] ??= new Path2D(GLYPHS[name] ?? GLYPHS.landm
 export function addTrailLayers(map, view) {
   map.addLayer(shapeLayer({
     id: 'trails-lines',
-    zIndex: 30,
+    // Just under Parking's spots (30), as the heads are under its lot pins (50): Parking's layers
+    // stay on the map in every area, and the order holds whichever area starts first.
+    zIndex: 29.5,
     shapes: () => {
       const v = view();
       const out = [];
@@ -67,7 +69,7 @@ export function addTrailLayers(map, view) {
 
   map.addLayer(pinLayer({
     id: 'trails-heads',
-    zIndex: 50,
+    zIndex: 49.5,
     captions: (zoom) => zoom >= 12,
     scale: (zoom) => (zoom >= 13 ? 0.8 : 0.6),
     pins: () => {

@@ -145,6 +145,12 @@ headers = { Authorization = "Bearer {member_token}" }
 include-operation-id = "listLots"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "404"]
 
+# PRK-16: a permit is one its site issues, sent with that site's id (the placard without one);
+# which codes a site issues is the site's, not the schema's
+[[operations]]
+include-operation-id = "setPermits"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "429"]
+
 # a cursor is one the server gave out
 [[operations]]
 include-operation-id = "listLotReviews"

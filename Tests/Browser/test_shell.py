@@ -44,7 +44,7 @@ def first_screen_modules() -> set[str]:
     return seen
 
 
-def test_the_first_screen_is_preloaded_and_every_module_cached_for_offline_use():
+def test_prk18_the_first_screen_is_preloaded_and_every_module_cached_for_offline_use():
     """index.html preloads exactly the first screen's modules (the shell, Parking and You with
     what they import statically; the other areas load when first shown) and links every
     stylesheet; sw.js precaches every module and stylesheet, as scripts/web-modules writes them.
@@ -71,7 +71,7 @@ def test_the_first_screen_is_preloaded_and_every_module_cached_for_offline_use()
         assert path == "/" or (WEB / path.lstrip("/")).exists(), path
 
 
-def test_an_area_starts_the_first_time_it_is_shown(app):
+def test_prk18_an_area_starts_the_first_time_it_is_shown(app):
     """PRK-18: the map opens with Parking and You only (You's screens wait to be opened); Rooms
     starts when its tab is first followed and hides again on the way back to the map; opened on
     its own path, an area has started by the time the splash goes."""
@@ -103,7 +103,7 @@ def test_an_area_starts_the_first_time_it_is_shown(app):
     assert app.console_errors() == []
 
 
-def test_trails_starts_on_the_map_for_a_signed_in_person(app, server):
+def test_prk18_trl8_trails_starts_on_the_map_for_a_signed_in_person(app, server):
     """PRK-18: Trails has work while another area is shown for a signed-in person (unread
     messages on its tab, location shared with friends), so it starts once the map is usable
     without its tab being followed."""

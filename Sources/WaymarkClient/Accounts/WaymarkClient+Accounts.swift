@@ -119,8 +119,7 @@ extension WaymarkClient {
 
     @discardableResult
     public func setPermits(_ permits: HeldPermits) async throws -> HeldPermits {
-        var list: [Components.Schemas.HeldPermit] = permits.placard ? [.init(permit: Permit.handicap.rawValue)] : []
-        for site in permits.bySite.keys.sorted() { list += permits.bySite[site]!.sorted().map { .init(siteId: site, permit: $0.rawValue) } }
+        let list = permits.entries.map { Components.Schemas.HeldPermit(siteId: $0.siteId, permit: $0.permit.rawValue) }
         let output = try await call { try await client.setPermits(body: .json(.init(permits: list))) }
         guard case .ok(let ok) = output else { throw Self.unexpected }
         return Self.held(try ok.body.json.permits)

@@ -122,9 +122,13 @@ public struct HeldPermits: Hashable, Codable, Sendable {
     }
 
     public var stored: String {
-        var parts = placard ? [Permit.handicap.rawValue] : []
-        for site in bySite.keys.sorted() { parts += bySite[site]!.sorted().map { "\(site):\($0.rawValue)" } }
-        return parts.joined(separator: ",")
+        entries.map { e in e.siteId.map { "\($0):\(e.permit.rawValue)" } ?? e.permit.rawValue }.joined(separator: ",")
+    }
+
+    /// One entry per permit, as the API lists them: the placard first (no site), then by site and code.
+    public var entries: [(siteId: String?, permit: Permit)] {
+        (placard ? [(nil, .handicap)] : [])
+            + bySite.keys.sorted().flatMap { site in bySite[site, default: []].sorted().map { (site, $0) } }
     }
 
     public mutating func formUnion(_ other: HeldPermits) {

@@ -197,8 +197,7 @@ enum AccountMapping {
 
     /// The placard first, then by site and code.
     static func permits(_ held: HeldPermits) -> [Components.Schemas.HeldPermit] {
-        (held.placard ? [.init(permit: Permit.handicap.rawValue)] : [])
-            + held.bySite.keys.sorted().flatMap { site in held.bySite[site]!.sorted().map { .init(siteId: site, permit: $0.rawValue) } }
+        held.entries.map { .init(siteId: $0.siteId, permit: $0.permit.rawValue) }
     }
 
     static func units(_ u: UnitPreferences) -> Components.Schemas.Units {

@@ -110,7 +110,7 @@ struct ProfileService: Sendable {
                 throw Self.unknownPermit("The disabled placard (\"handicap\") counts on every site: send it without a site id.")
             }
             if kindsBySite[siteId] == nil {
-                guard let row = try await store.sql.raw("SELECT * FROM sites WHERE id = \(bind: siteId)").first(decoding: SiteRow.self, keyDecodingStrategy: .convertFromSnakeCase) else {
+                guard let row = try await ParkingQueries(store: store).site(id: siteId) else {
                     throw Self.unknownPermit("There is no site \(siteId).")
                 }
                 kindsBySite[siteId] = row.permitKinds

@@ -61,6 +61,11 @@ public struct PermitKind: Hashable, Codable, Sendable {
 
     public static let placard = PermitKind(code: .handicap, name: "Handicap", colour: "#1c64d6")
 
+    /// The codes a site's rules and drivers may name: its own and the placard.
+    public static func codes(issuedBy kinds: [PermitKind]) -> Set<Permit> {
+        Set(kinds.map(\.code)).union([.handicap])
+    }
+
     public static func isColour(_ s: String) -> Bool {
         s.utf8.count == 7 && s.hasPrefix("#") && s.utf8.dropFirst().allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }

@@ -23,7 +23,7 @@ enum LotSearch {
         if let permits = q.permit {
             guard (1...5).contains(permits.count) else { throw invalid("permit is given 1 to 5 times.") }
             var wanted = Set<Permit>()
-            let issued = Set(sitePermits.map(\.code)).union([.handicap])
+            let issued = PermitKind.codes(issuedBy: sitePermits)
             for code in permits where code != "none" {
                 guard let permit = Permit(rawValue: code), issued.contains(permit) else {
                     let names = (sitePermits.map(\.code.rawValue) + ["handicap", "none"]).joined(separator: ", ")

@@ -57,8 +57,7 @@ extension SiteImport.Reader {
 
     /// Every permit a lot's rules name is one the site issues, or the placard.
     mutating func checkPermitCodes(_ rules: [PermitRule], site kinds: [PermitKind], _ s: Scope) {
-        let known = Set(kinds.map(\.code)).union([.handicap])
-        let unknown = Set(rules.flatMap(\.permits)).subtracting(known).sorted()
+        let unknown = Set(rules.flatMap(\.permits)).subtracting(PermitKind.codes(issuedBy: kinds)).sorted()
         guard !unknown.isEmpty else { return }
         let issued = kinds.isEmpty ? "the site lists no permits" : "the site's permits are " + kinds.map { Self.quoted($0.code.rawValue) }.joined(separator: ", ")
         for permit in unknown {

@@ -49,9 +49,46 @@ struct ScheduleTests {
             #expect(moved.json["lotId"] == nil, "a PUT without lotId clears the lot")
             #expect(try await ctx.call(.DELETE, "/v1/me/schedule/blocks/\(id)", token: me.token).status == .noContent)
             #expect(try await ctx.call(.DELETE, "/v1/me/schedule/blocks/\(id)", token: me.token).status == .notFound)
-            #expect(try await ctx.call(.PUT, "/v1/me/schedule/blocks/not-a-uuid", token: me.token, json: ["weekday": 2, "startSlot": 0, "endSlot": 1]).status == .notFound)
+            #expect(try await ctx.call(.PUT, "/v1/me/schedule/blocks/not-a-uuid", token: me.token, json: ["weekday": 2, "startSlot": 0, "endSlot": 1]).status == .badRequest)
             let left = try await ctx.call(.GET, "/v1/me/schedule", token: me.token).json["blocks"] as? [[String: Any]]
             #expect(left?.count == 1)
+        }
+    }
+
+    @Test("PRK-16 PRK-19 a block put under an id the app made is added once, edited after, and nobody else's id is taken over", arguments: TestDatabase.available)
+    func addedUnderClientId(db: TestDatabase) async throws {
+        try await TestApp.with(db, configure: fastHashing) { ctx in
+            let me = try await ctx.register("sam")
+            let other = try await ctx.register("tess")
+            let lots = try await ctx.lotIds()
+            let id = UUID().uuidString
+            let body: [String: Any] = ["weekday": 5, "startSlot": 18, "endSlot": 22]
+            let added = try await ctx.call(.PUT, "/v1/me/schedule/blocks/\(id)", token: me.token, json: body)
+            #expect(added.status == .created)
+            #expect(added.json["id"] as? String == id.lowercased())
+            // Sent again after a lost answer: the same block, nothing added.
+            let again = try await ctx.call(.PUT, "/v1/me/schedule/blocks/\(id.lowercased())", token: me.token, json: body)
+            #expect(again.status == .ok)
+            let withLot = try await ctx.call(.PUT, "/v1/me/schedule/blocks/\(id)", token: me.token,
+                                             json: ["weekday": 5, "startSlot": 18, "endSlot": 22, "lotId": lots["L"]!])
+            #expect(withLot.status == .ok)
+            #expect(withLot.json["lotName"] as? String == "Test Lot")
+            // Added the same way, the rules hold: no overlap, a real lot.
+            #expect(try await ctx.call(.PUT, "/v1/me/schedule/blocks/\(UUID().uuidString)", token: me.token,
+                                       json: ["weekday": 5, "startSlot": 20, "endSlot": 24]).status == .conflict)
+            #expect(try await ctx.call(.PUT, "/v1/me/schedule/blocks/\(UUID().uuidString)", token: me.token,
+                                       json: ["weekday": 5, "startSlot": 30, "endSlot": 32, "lotId": UUID().uuidString]).status == .badRequest)
+
+            // Someone else writing under that id adds nothing and changes nothing of the owner's.
+            let stranger = try await ctx.call(.PUT, "/v1/me/schedule/blocks/\(id)", token: other.token, json: ["weekday": 1, "startSlot": 0, "endSlot": 2])
+            #expect(stranger.status == .conflict)
+            #expect(stranger.json["type"] as? String == "https://waymark.dev/problems/schedule-block-id-taken")
+            #expect(try await ctx.call(.DELETE, "/v1/me/schedule/blocks/\(id)", token: other.token).status == .notFound)
+            #expect((try await ctx.call(.GET, "/v1/me/schedule", token: other.token).json["blocks"] as? [[String: Any]])?.isEmpty == true)
+            let mine = try await ctx.call(.GET, "/v1/me/schedule", token: me.token).json["blocks"] as? [[String: Any]]
+            #expect(mine?.count == 1)
+            #expect(mine?.first?["weekday"] as? Int == 5)
+            #expect(mine?.first?["lotId"] as? String == lots["L"])
         }
     }
 

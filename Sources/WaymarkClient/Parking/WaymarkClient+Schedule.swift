@@ -17,12 +17,16 @@ extension WaymarkClient {
         return try created.body.json
     }
 
-    /// Moves, resizes or changes the lot of a block; a nil lot clears it.
+    /// Moves, resizes or changes the lot of a block; a nil lot clears it. A new UUID as the id
+    /// adds the block, which is how an app adds one offline (`send(.putScheduleBlock…)`).
     public func updateScheduleBlock(id: String, weekday: Int, startSlot: Int, endSlot: Int, lotId: String?) async throws -> Components.Schemas.ScheduleBlock {
         let body = Components.Schemas.ScheduleBlockInput(weekday: weekday, startSlot: startSlot, endSlot: endSlot, lotId: lotId)
         let output = try await call { try await client.updateScheduleBlock(path: .init(blockId: id), body: .json(body)) }
-        guard case .ok(let ok) = output else { throw Self.unexpected }
-        return try ok.body.json
+        switch output {
+        case .ok(let ok): return try ok.body.json
+        case .created(let created): return try created.body.json
+        default: throw Self.unexpected
+        }
     }
 
     public func deleteScheduleBlock(id: String) async throws {

@@ -19,6 +19,10 @@ public actor Outbox {
             /// Your review of a lot (PRK-14); a later one for the same lot replaces one still waiting.
             case putReview(lotId: String, stars: Int, text: String)
             case deleteReview(lotId: String)
+            /// A block of the weekly schedule (PRK-16) under its id; an id made by the app adds it.
+            /// A later write of the same block replaces one still waiting.
+            case putScheduleBlock(id: String, weekday: Int, startSlot: Int, endSlot: Int, lotId: String?)
+            case deleteScheduleBlock(id: String)
         }
 
         public enum State: Codable, Sendable, Hashable {
@@ -87,6 +91,11 @@ public actor Outbox {
         case let (.putReview(lot, _, _), .putReview(waiting, _, _)), let (.putReview(lot, _, _), .deleteReview(waiting)),
              let (.deleteReview(lot), .putReview(waiting, _, _)), let (.deleteReview(lot), .deleteReview(waiting)):
             return lot == waiting
+        case let (.putScheduleBlock(block, _, _, _, _), .putScheduleBlock(waiting, _, _, _, _)),
+             let (.putScheduleBlock(block, _, _, _, _), .deleteScheduleBlock(waiting)),
+             let (.deleteScheduleBlock(block), .putScheduleBlock(waiting, _, _, _, _)),
+             let (.deleteScheduleBlock(block), .deleteScheduleBlock(waiting)):
+            return block == waiting
         default: return false
         }
     }

@@ -8,6 +8,8 @@ public enum WriteResult: Sendable {
     case permits(HeldPermits)
     case review(LotReview)
     case reviewDeleted(lotId: String)
+    case scheduleBlock(Components.Schemas.ScheduleBlock)
+    case scheduleBlockDeleted(id: String)
 }
 
 /// A write sent at once, or kept in the outbox because the server could not be reached.
@@ -79,6 +81,17 @@ extension WaymarkClient {
             try await { () async throws -> WriteResult in
                 try await deleteReview(lotId: lotId)
                 return .reviewDeleted(lotId: lotId)
+            }()
+        case let .putScheduleBlock(id, weekday, startSlot, endSlot, lotId):
+            .scheduleBlock(try await updateScheduleBlock(id: id, weekday: weekday, startSlot: startSlot, endSlot: endSlot, lotId: lotId))
+        case let .deleteScheduleBlock(id):
+            try await { () async throws -> WriteResult in
+                do {
+                    try await deleteScheduleBlock(id: id)
+                } catch WaymarkClientError.problem(404, _, _, _) {
+                    // Already gone, or added and deleted while offline so the add was never sent.
+                }
+                return .scheduleBlockDeleted(id: id)
             }()
         }
     }

@@ -19,10 +19,13 @@ extension APIHandler {
     func updateScheduleBlock(_ input: Operations.UpdateScheduleBlock.Input) async throws -> Operations.UpdateScheduleBlock.Output {
         guard case .json(let b) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()
-        guard UUID(uuidString: input.path.blockId) != nil else { throw Problem.notFound("schedule block") }
-        let block = try await services.parking.schedule.update(me, id: input.path.blockId.lowercased(), weekday: b.weekday, startSlot: b.startSlot,
-                                                       endSlot: b.endSlot, lotId: try ScheduleMapping.lotId(b.lotId))
-        return .ok(.init(body: .json(ScheduleMapping.block(block))))
+        guard UUID(uuidString: input.path.blockId) != nil else {
+            throw Problem.badRequest("A block's id is a UUID, such as 6f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f.")
+        }
+        let (block, created) = try await services.parking.schedule.put(me, id: input.path.blockId.lowercased(), weekday: b.weekday,
+                                                                       startSlot: b.startSlot, endSlot: b.endSlot, lotId: try ScheduleMapping.lotId(b.lotId))
+        let body = ScheduleMapping.block(block)
+        return created ? .created(.init(body: .json(body))) : .ok(.init(body: .json(body)))
     }
 
     func deleteScheduleBlock(_ input: Operations.DeleteScheduleBlock.Input) async throws -> Operations.DeleteScheduleBlock.Output {

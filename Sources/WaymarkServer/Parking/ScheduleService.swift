@@ -42,16 +42,18 @@ struct ScheduleService: Sendable {
 
     func create(_ principal: Principal, weekday: Int, startSlot: Int, endSlot: Int, lotId: String?) async throws -> AdvisedBlock {
         let block = ScheduleBlock(id: UUID().uuidString.lowercased(), weekday: weekday, startSlot: startSlot, endSlot: endSlot, lotId: lotId)
-        try await save(principal, block, isNew: true)
+        _ = try await save(principal, block, createIfAbsent: true)
         var advisor = try await Advisor(service: self, permits: permits(principal))
         return try await advisor.advise(block)
     }
 
-    func update(_ principal: Principal, id: String, weekday: Int, startSlot: Int, endSlot: Int, lotId: String?) async throws -> AdvisedBlock {
+    /// Writes the block under its id: an id the person has no block under adds one, so an app
+    /// can make the id itself and add a block offline (PRK-19). `created` says which it was.
+    func put(_ principal: Principal, id: String, weekday: Int, startSlot: Int, endSlot: Int, lotId: String?) async throws -> (block: AdvisedBlock, created: Bool) {
         let block = ScheduleBlock(id: id, weekday: weekday, startSlot: startSlot, endSlot: endSlot, lotId: lotId)
-        try await save(principal, block, isNew: false)
+        let created = try await save(principal, block, createIfAbsent: true)
         var advisor = try await Advisor(service: self, permits: permits(principal))
-        return try await advisor.advise(block)
+        return (try await advisor.advise(block), created)
     }
 
     func delete(_ principal: Principal, id: String) async throws {
@@ -62,31 +64,38 @@ struct ScheduleService: Sendable {
     }
 
     /// Checked and written in one transaction; the user's row is locked first on PostgreSQL so
-    /// that two requests of one user cannot both pass the overlap check.
-    private func save(_ principal: Principal, _ block: ScheduleBlock, isNew: Bool) async throws {
+    /// that two requests of one user cannot both pass the overlap check. Returns whether the
+    /// block was added.
+    private func save(_ principal: Principal, _ block: ScheduleBlock, createIfAbsent: Bool) async throws -> Bool {
         if let problem = WeeklySchedule.gridProblem(weekday: block.weekday, startSlot: block.startSlot, endSlot: block.endSlot) {
             throw Problem.badRequest(problem)
         }
         if let lotId = block.lotId, try await parking.lot(id: lotId) == nil { throw Problem.unknownReference(field: "lotId", "lot") }
         let now = now()
         let isPostgres = store.isPostgres
-        try await store.write { sql in
+        return try await store.write { sql in
             if isPostgres {
                 _ = try await sql.raw("SELECT id FROM users WHERE id = \(bind: principal.userId) FOR UPDATE").first()
             }
             let existing = try await ScheduleStore.blocks(userId: principal.userId, on: sql)
-            if !isNew, !existing.contains(where: { $0.id == block.id }) { throw Problem.notFound("schedule block") }
+            let isNew = !existing.contains(where: { $0.id == block.id })
+            if isNew, !createIfAbsent { throw Problem.notFound("schedule block") }
             if let other = WeeklySchedule.conflict(for: block, in: existing) {
                 throw Problem.conflict("schedule-overlap", "The block overlaps another on \(WeeklySchedule.weekdayName(other.weekday)) "
                     + "\(WeeklySchedule.clock(minute: other.startSlot * 30))–\(WeeklySchedule.clock(minute: other.endSlot * 30)).")
             }
             if isNew {
                 guard existing.count < WeeklySchedule.maximumBlocks else { throw Problem.badRequest("The schedule is full.") }
-                try await sql.raw("""
+                // An id another person's block has is refused by the key itself, whoever writes first.
+                let inserted = try await sql.raw("""
                     INSERT INTO schedule_blocks (id, user_id, weekday, start_slot, end_slot, lot_id, created_at)
                     VALUES (\(bind: block.id), \(bind: principal.userId), \(bind: block.weekday), \(bind: block.startSlot),
                             \(bind: block.endSlot), \(bind: block.lotId), \(bind: now.millis))
-                    """).run()
+                    ON CONFLICT (id) DO NOTHING RETURNING id
+                    """).all()
+                if inserted.isEmpty {
+                    throw Problem.conflict("schedule-block-id-taken", "That block id is already in use; add the block under a new id.")
+                }
             } else {
                 try await sql.raw("""
                     UPDATE schedule_blocks SET weekday = \(bind: block.weekday), start_slot = \(bind: block.startSlot),
@@ -94,6 +103,7 @@ struct ScheduleService: Sendable {
                     WHERE id = \(bind: block.id) AND user_id = \(bind: principal.userId)
                     """).run()
             }
+            return isNew
         }
     }
 

@@ -133,3 +133,62 @@ def test_prk19_qlt1_a_persons_bookings_wallet_schedule_permits_and_inbox_read_of
     acc.wait_view("signed-out")
     saved = lambda: app.js("return Object.keys(localStorage).filter(k => k.startsWith('waymark.saved.account:'))")  # noqa: E731
     app.wait(lambda: saved() == [], message=f"the saved copies dropped ({saved()})")
+
+
+def test_prk19_prk16_a_schedule_block_added_offline_gets_its_lot_and_is_sent_when_back(driver, own_server, artifacts):
+    """A block added to the weekly schedule offline shows at once, marked as waiting; its lot is
+    chosen from the lots on the map (the advice needs the server); it is still there when the
+    screen opens again, and is sent as one block with its lot once the server is back."""
+    from helpers import Accounts, api, new_account, use_session
+
+    session = new_account(own_server.url, "offsched", "Parking#2026")
+    lot = own_server.lot("A")
+    app = App(driver, own_server.url).open()
+    use_session(app, session)
+    app.open()
+    acc = Accounts(app)
+
+    def open_schedule() -> None:
+        app.js("window.waymark.openAccount()")
+        acc.wait_view("account")
+        acc.menu("schedule")
+        acc.wait_view("schedule")
+        app.wait(lambda: app.js("return document.querySelector('.sched')?.dataset.loaded") == "true", message="schedule read")
+
+    waiting = lambda: app.js("return [...document.querySelectorAll('.sched-block.waiting')]"  # noqa: E731
+                             ".map(b => ({...b.dataset, said: b.getAttribute('aria-label')}))")
+    open_schedule()
+    app.el("#accounts-close").click()
+
+    own_server.stop()
+    open_schedule()
+    app.wait(lambda: "Offline · saved" in app.el("#accounts").text, message="the schedule read offline")
+    # The keyboard way to add a block: Wednesday 9:00–11:00.
+    app.el(".sched-add summary").click()
+    app.js("const [d, f, t] = document.querySelectorAll('.sched-add select'); d.value = '4'; f.value = '18'; t.value = '22';")
+    app.el(".sched-add .acc-button.primary").click()
+    acc.wait_view("lot-picker")
+    choice = f'.lot-choice[data-lot-id="{lot["id"]}"]'
+    app.wait(lambda: app.els(choice), message="the map's lots offered offline")
+    assert "Advice comes when Waymark can be reached" in app.el("#accounts").text
+    app.js("document.querySelector('#accounts .panel-body').scrollTop = 0")
+    app.screenshot(artifacts / "schedule-lot-picker-offline.png")
+    app.el(choice).click()
+    acc.wait_view("schedule")
+    app.wait(lambda: len(waiting()) == 1 and waiting()[0].get("lotId") == lot["id"], message="the waiting block with its lot")
+    block = waiting()[0]
+    assert (block["weekday"], block["start"], block["end"]) == ("4", "18", "22")
+    assert "Waiting to send" in block["said"], block["said"]
+    app.screenshot(artifacts / "schedule-block-added-offline.png")
+
+    # Opened again while still offline: the block is drawn from what waits to be sent.
+    app.el("#accounts-close").click()
+    open_schedule()
+    app.wait(lambda: len(waiting()) == 1, message="the waiting block after reopening")
+    assert app.js("return JSON.parse(localStorage.getItem('waymark.outbox.v1')).length") == 1, "the lot choice replaced the add"
+
+    own_server.start()
+    saved = lambda: api(own_server.url, "GET", "/v1/me/schedule", token=session["token"])[1]["blocks"]  # noqa: E731
+    app.wait(saved, timeout=45, message="the block sent")
+    assert [(b["weekday"], b["startSlot"], b["endSlot"], b["lotId"]) for b in saved()] == [(4, 18, 22, lot["id"])]
+    app.wait(lambda: not waiting() and app.els(f'.sched-block[data-lot-id="{lot["id"]}"]'), message="the server's block, advised")

@@ -29,6 +29,7 @@ export function start(shell) {
   const accounts = startAccounts({
     site: () => shell.services.currentSite(),
     lotCode: (id) => shell.services.parking?.store.state.lotById.get(id)?.code ?? null,
+    lots: () => shell.services.parking?.store.state.lots ?? [],
   });
   const { panel, ctx, notifications } = accounts;
   shell.services.accounts = accounts;

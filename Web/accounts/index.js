@@ -14,6 +14,7 @@ import { startNotifications } from '../notifications/inbox.js';
  * @property {ReturnType<typeof createPanel>} panel
  * @property {() => Promise<{id: string, name: string, timeZone: string, permits?: any[]}>} site the campus on the map: its lots, time zone and permits
  * @property {(lotId: string) => string|null} lotCode a lot's short code ("A", "NPS") when the map has it
+ * @property {() => {id: string, name: string, code?: string}[]} lots the lots of the campus on the map, as last read
  * @property {{home: () => import('./panel.js').View, signedOut: (o?: {notice?: string}) => import('./panel.js').View,
  *   register: () => import('./panel.js').View, forgot: () => import('./panel.js').View, update: () => import('./panel.js').View,
  *   permits: () => import('./panel.js').View, schedule: () => import('./panel.js').View,
@@ -23,7 +24,8 @@ import { startNotifications } from '../notifications/inbox.js';
  *   operate: (tab?: string) => import('./panel.js').View}} views each call a new screen; bookings' focus: a booking to bring into view
  */
 
-/** @param {{site: () => Promise<{id: string, timeZone: string}>, lotCode: (lotId: string) => string|null}} o */
+/** @param {{site: () => Promise<{id: string, timeZone: string}>, lotCode: (lotId: string) => string|null,
+ *   lots: () => {id: string, name: string, code?: string}[]}} o */
 export function startAccounts(o) {
   const panel = createPanel();
   // The person's link in the navigation says who is signed in and whether writes wait.
@@ -35,6 +37,7 @@ export function startAccounts(o) {
     panel,
     site: o.site,
     lotCode: o.lotCode,
+    lots: o.lots,
     views: {
       home: () => (signedIn()
         ? onDemand(panel, { name: 'account', title: 'Account' }, () => import('./home.js').then((m) => m.signedInView(ctx)))

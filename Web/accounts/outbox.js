@@ -63,7 +63,7 @@ export function onSent(fn) { sentListeners.add(fn); return () => sentListeners.d
 /**
  * Sends a write now; when the server cannot be reached it is queued instead.
  * @param {{kind: string, label: string, method: string, path: string, json?: any, ref?: any, key?: string,
- *   supersedes?: boolean}} w
+ *   supersedes?: boolean, alreadyDone?: string[]}} w
  *   supersedes: the write replaces the whole resource (a PUT or DELETE), so earlier waiting
  *   writes to the same path are dropped rather than sent first
  * @returns {Promise<{sent: true, answer: any} | {sent: false, write: Write}>}

@@ -108,15 +108,19 @@ export const checkIn = (bookingId) => authed('POST', `/v1/bookings/${id(bookingI
 // ---- The weekly schedule and its lot advice (PRK-16) ----
 
 export const getSchedule = () => savedRead('/v1/me/schedule');
-/** @param {{weekday: number, startSlot: number, endSlot: number}} block */
-export const addBlock = (block) => authed('POST', '/v1/me/schedule/blocks', { json: block });
-/** @param {string} blockId @param {{weekday: number, startSlot: number, endSlot: number, lotId?: string}} block */
-export const putBlock = (blockId, block, label) => sendOrQueue({
-  kind: 'schedule', label, method: 'PUT', path: `/v1/me/schedule/blocks/${id(blockId)}`, json: block, ref: { blockId }, supersedes: true,
+/**
+ * Writes a block under its id, sent now or queued; a new id (made here) adds the block, so a
+ * block added offline can be given its lot before it is sent.
+ * @param {string} blockId @param {{weekday: number, startSlot: number, endSlot: number, lotId?: string}} block
+ * @param {string} label @param {string} [lotName] to draw the block while it waits
+ */
+export const putBlock = (blockId, block, label, lotName) => sendOrQueue({
+  kind: 'schedule', label, method: 'PUT', path: `/v1/me/schedule/blocks/${id(blockId)}`, json: block, ref: { blockId, lotName }, supersedes: true,
 });
-/** @param {string} blockId */
+/** A block already gone (or added and deleted offline, so never sent) counts as deleted. @param {string} blockId */
 export const deleteBlock = (blockId, label) => sendOrQueue({
   kind: 'schedule', label, method: 'DELETE', path: `/v1/me/schedule/blocks/${id(blockId)}`, ref: { blockId }, supersedes: true,
+  alreadyDone: ['not-found'],
 });
 /** @param {URLSearchParams} q siteId, weekday, startSlot, endSlot */
 export const lotAdvice = (q) => authed('GET', `/v1/me/schedule/lot-advice?${q}`);

@@ -18,7 +18,8 @@ const SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 /**
  * @typedef {{id: string, weekday: number, startSlot: number, endSlot: number, lotId?: string, lotName?: string,
- *   advice: {level: 'green'|'yellow'|'red'|'unknown'|'none', reason: string, typicalOccupancy?: number, requiredPermits?: string[]}}} Block
+ *   advice: {level: 'green'|'yellow'|'red'|'unknown'|'none', reason: string, typicalOccupancy?: number, requiredPermits?: string[]},
+ *   waiting?: boolean}} Block waiting: made or changed offline, not sent yet
  */
 
 /**
@@ -92,8 +93,10 @@ export function createScheduleGrid(o) {
     const time = el('span', 'sched-block-time', slotRange(b.startSlot, b.endSlot));
     if (mark) node.append(mark);
     node.append(label, time);
-    node.setAttribute('aria-label', `${WEEKDAYS[b.weekday - 1]} ${slotRange(b.startSlot, b.endSlot)}, ${name}${b.advice?.reason ? `. ${b.advice.reason}` : ''}`);
-    node.title = b.advice?.reason ?? '';
+    const said = [b.advice?.reason, b.waiting ? 'Waiting to send.' : ''].filter(Boolean).join(' ');
+    node.setAttribute('aria-label', `${WEEKDAYS[b.weekday - 1]} ${slotRange(b.startSlot, b.endSlot)}, ${name}${said ? `. ${said}` : ''}`);
+    node.title = said;
+    if (b.waiting) node.classList.add('waiting');
     place(node, b.startSlot, b.endSlot);
     if (b.id === editId) {
       node.classList.add('editing');

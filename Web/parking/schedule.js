@@ -4,10 +4,11 @@
 // time the screen opens. Works signed out with the device identity (ACC-8).
 
 import { el, button, errorLine } from '../accounts/forms.js';
-import { getSchedule, addBlock, putBlock, deleteBlock, lotAdvice } from './api.js';
+import { getSchedule, putBlock, deleteBlock, lotAdvice } from './api.js';
 import { createScheduleGrid, SLOTS } from './schedule-grid.js';
 import { slotTime, blockWhen } from './schedule-format.js';
-import { problemText } from '../shell/api.js';
+import { problemText, newKey, OfflineError } from '../shell/api.js';
+import { writes, onSent } from '../accounts/outbox.js';
 import { confirm } from '../shell/dialog.js';
 import { toast } from '../shell/toast.js';
 import { WEEKDAYS, siteNow } from './format.js';
@@ -15,6 +16,32 @@ import { eitherPermit } from './permit-words.js';
 import { savedNote } from '../accounts/saved-reads.js';
 
 /** @typedef {import('./schedule-grid.js').Block} Block */
+
+const NO_LOT = { level: /** @type {const} */ ('none'), reason: 'Choose a lot.' };
+const ADVICE_LATER = 'Advice comes when Waymark can be reached.';
+
+/**
+ * The schedule as the person left it: the server's copy with the writes still waiting to be sent
+ * laid over it, oldest first, each block so drawn marked as waiting.
+ * @param {Block[]} saved @returns {Block[]}
+ */
+export function withWaiting(saved) {
+  const out = new Map(saved.map((b) => [b.id, b]));
+  for (const w of writes()) {
+    if (w.kind !== 'schedule' || w.state !== 'pending') continue;
+    const id = w.ref?.blockId;
+    if (w.method === 'DELETE') { out.delete(id); continue; }
+    const was = out.get(id);
+    const sameLot = was && was.lotId === w.json.lotId;
+    out.set(id, {
+      id, weekday: w.json.weekday, startSlot: w.json.startSlot, endSlot: w.json.endSlot, lotId: w.json.lotId,
+      lotName: sameLot ? was.lotName : w.ref?.lotName,
+      advice: !w.json.lotId ? NO_LOT : { level: 'unknown', reason: ADVICE_LATER },
+      waiting: true,
+    });
+  }
+  return [...out.values()];
+}
 
 const LEVEL_TEXT = { green: 'Usually room', yellow: 'Usually 85 % full or more', red: 'Needs a permit you lack', unknown: 'No history yet', none: 'No lot chosen' };
 
@@ -32,6 +59,7 @@ export function scheduleView(ctx) {
   const status = el('p', 'save-status');
   status.setAttribute('role', 'status');
 
+  let stopSent = () => {};
   const sorted = () => blocks.sort((a, b) => a.weekday - b.weekday || a.startSlot - b.startSlot);
   const put = (/** @type {Block} */ b) => { blocks = blocks.filter((x) => x.id !== b.id); blocks.push(b); sorted(); };
 
@@ -41,7 +69,7 @@ export function scheduleView(ctx) {
       timeZone = site?.timeZone ?? 'UTC';
       const r = await getSchedule();
       if (!alive) return;
-      blocks = r.blocks;
+      blocks = withWaiting(r.blocks);
       loaded = true;
       error.clear();
       status.textContent = savedNote(r) || (blocks.length ? '' : 'No blocks yet.');
@@ -55,10 +83,15 @@ export function scheduleView(ctx) {
 
   async function create(/** @type {number} */ weekday, /** @type {number} */ startSlot, /** @type {number} */ endSlot) {
     error.clear();
+    // The id is made here so that a block added offline can be given its lot, moved or deleted
+    // before it reaches the server.
+    const id = newKey();
+    const when = blockWhen({ weekday, startSlot, endSlot });
     try {
-      const b = await addBlock({ weekday, startSlot, endSlot });
+      const r = await putBlock(id, { weekday, startSlot, endSlot }, `Schedule: add ${when}`);
+      const b = r.sent ? r.answer : { id, weekday, startSlot, endSlot, advice: NO_LOT, waiting: true };
       put(b);
-      status.textContent = '';
+      status.textContent = r.sent ? '' : `Offline: ${when} is added when Waymark can be reached`;
       grid?.render();
       ctx.panel.push(lotPickerView(ctx, b, (updated) => put(updated)));
     } catch (err) {
@@ -71,8 +104,8 @@ export function scheduleView(ctx) {
     error.clear();
     try {
       const next = { ...b, startSlot, endSlot };
-      const r = await putBlock(b.id, { weekday: b.weekday, startSlot, endSlot, lotId: b.lotId }, `Schedule: ${blockWhen(next)}`);
-      const updated = r.sent ? r.answer : next;
+      const r = await putBlock(b.id, { weekday: b.weekday, startSlot, endSlot, lotId: b.lotId }, `Schedule: ${blockWhen(next)}`, b.lotName);
+      const updated = r.sent ? r.answer : { ...next, advice: b.lotId ? { level: 'unknown', reason: ADVICE_LATER } : NO_LOT, waiting: true };
       put(updated);
       status.textContent = r.sent ? `${blockWhen(updated)} saved` : `Offline: ${blockWhen(updated)} is sent when Waymark can be reached`;
     } catch (err) {
@@ -107,9 +140,12 @@ export function scheduleView(ctx) {
   return {
     name: 'schedule',
     title: 'Weekly Schedule',
-    leave() { alive = false; },
+    leave() { alive = false; stopSent(); },
     render() {
       alive = true;
+      stopSent();
+      // A waiting write that went through: read the schedule again for the server's advice.
+      stopSent = onSent((w) => { if (w.kind === 'schedule' && alive) load(); });
       grid = createScheduleGrid({
         blocks: () => blocks,
         today: () => siteNow(timeZone).weekday,
@@ -186,6 +222,8 @@ export function lotPickerView(ctx, block, onChosen) {
     leave() { alive = false; },
     render() {
       const when = el('p', 'lead', blockWhen(block));
+      const note = el('p', 'muted small');
+      note.setAttribute('role', 'status');
       const error = errorLine();
       const list = el('ul', 'lot-choices');
       list.setAttribute('aria-busy', 'true');
@@ -196,7 +234,15 @@ export function lotPickerView(ctx, block, onChosen) {
         try {
           site = await ctx.site();
           const q = new URLSearchParams({ siteId: site.id, weekday: String(block.weekday), startSlot: String(block.startSlot), endSlot: String(block.endSlot) });
-          const r = await lotAdvice(q);
+          const r = await lotAdvice(q).catch((err) => {
+            if (!(err instanceof OfflineError)) throw err;
+            // Offline the advice cannot be worked out, but the lots on the map can still be chosen.
+            const lots = ctx.lots();
+            if (!lots.length) throw err;
+            note.textContent = `Offline: ${ADVICE_LATER}`;
+            return { lots: [...lots].sort((a, b) => a.name.localeCompare(b.name))
+              .map((l) => ({ lotId: l.id, lotName: l.name, advice: { level: 'unknown', reason: '' } })) };
+          });
           if (!alive) return;
           list.removeAttribute('aria-busy');
           list.replaceChildren(...r.lots.map((/** @type {any} */ lot) => choice(lot)));
@@ -243,8 +289,10 @@ export function lotPickerView(ctx, block, onChosen) {
         b.setAttribute('aria-busy', 'true');
         try {
           const r = await putBlock(block.id, { weekday: block.weekday, startSlot: block.startSlot, endSlot: block.endSlot, lotId },
-            `Schedule: ${blockWhen(block)} · ${lotName || 'no lot'}`);
-          onChosen(r.sent ? r.answer : { ...block, lotId, lotName: lotName || undefined });
+            `Schedule: ${blockWhen(block)} · ${lotName || 'no lot'}`, lotName || undefined);
+          onChosen(r.sent ? r.answer : {
+            ...block, lotId, lotName: lotName || undefined, advice: lotId ? { level: 'unknown', reason: ADVICE_LATER } : NO_LOT, waiting: true,
+          });
           if (!r.sent) toast('Offline: the lot is saved when Waymark can be reached');
           if (alive) ctx.panel.back();
         } catch (err) {
@@ -253,7 +301,7 @@ export function lotPickerView(ctx, block, onChosen) {
           b.removeAttribute('aria-busy');
         }
       }
-      return [when, error.el, list];
+      return [when, note, error.el, list];
     },
   };
 }

@@ -22,8 +22,19 @@ export class ProblemError extends Error {
   }
 }
 
-/** A fresh Idempotency-Key for one intent (one booking, one top-up). */
-export const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`);
+/**
+ * A fresh random UUID: the Idempotency-Key of one intent (one booking, one top-up), or the id of
+ * something made here first (a schedule block added offline). randomUUID needs a secure origin;
+ * getRandomValues does not.
+ */
+export function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40; // version 4
+  b[8] = (b[8] & 0x3f) | 0x80; // the RFC 9562 variant
+  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 /** Neither the server nor a saved copy could answer. */
 export class OfflineError extends Error {}

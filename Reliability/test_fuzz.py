@@ -129,9 +129,10 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401",
 # PRK-1: a site's operators, as the member (an operator of the whole Waymark, so every site's):
 # lot settings follow the rules of a site file (400 naming them), a login may name nobody (404),
 # a spot a driver holds cannot be closed (409), a lot's closure needs a reason and whole minutes
-# that are not over already (400)
+# that are not over already (400), a site's permits follow the rules of a site file's (400) and
+# keep every permit a lot requires (409)
 [[operations]]
-include-operation-id-regex = "^(listOperatedSites|listSiteOperators|grantSiteOperator|revokeSiteOperator|listOperatorChanges|getLotSettings|updateLotSettings|setSpotOpening|getSensorHealth|addLotClosure|liftLotClosure)$"
+include-operation-id-regex = "^(listOperatedSites|listSiteOperators|grantSiteOperator|revokeSiteOperator|listOperatorChanges|getLotSettings|updateLotSettings|setSitePermits|setSpotOpening|getSensorHealth|addLotClosure|liftLotClosure)$"
 headers = { Authorization = "Bearer {member_token}" }
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
 

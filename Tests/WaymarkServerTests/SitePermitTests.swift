@@ -87,6 +87,66 @@ struct SitePermitTests {
         }
     }
 
+    @Test("PRK-1 PRK-16 an operator edits the site's permits: checked like a site file, a permit a lot requires stays, a removed one leaves people's lists, each change recorded",
+          arguments: TestDatabase.available)
+    func operatorEditsPermits(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            let sites = try await ctx.json("/v1/sites")["sites"] as? [[String: Any]] ?? []
+            let code = try #require(sites.first { $0["id"] as? String == ctx.siteId }?["code"] as? String)
+            let alice = try await ctx.register("alice"), driver = try await ctx.register("dora")
+            #expect(try await ctx.app.grantSiteOperator(siteCode: code, login: "alice") == .granted)
+            let path = "/v1/sites/\(ctx.siteId)/permits"
+            let before = try #require(sites.first { $0["id"] as? String == ctx.siteId }?["permits"] as? [[String: String]])
+            var kinds = before
+            kinds[0]["name"] = "Green Zone"
+            kinds.append(["code": "evening", "name": "Evening", "colour": "#223344"])
+
+            #expect(try await ctx.call(.PUT, path, json: ["permits": kinds]).status == .unauthorized)
+            let stranger = try await ctx.call(.PUT, path, token: driver.token, json: ["permits": kinds])
+            #expect(stranger.status == .forbidden && stranger.problemType == "site-operator-required")
+            #expect(try await ctx.call(.PUT, "/v1/sites/nowhere/permits", token: alice.token, json: ["permits": kinds]).status == .notFound)
+            let invalid = try await ctx.call(.PUT, path, token: alice.token,
+                                             json: ["permits": kinds + [["code": "handicap", "name": "Placard"], ["code": "evening", "name": "Late"]]])
+            #expect(invalid.status == .badRequest && invalid.problemType == "site-permits-invalid")
+            let detail = invalid.json["detail"] as? String ?? ""
+            #expect(detail.contains("placard") && detail.contains("listed twice"), "\(detail)")
+
+            ctx.clock.advance(by: 60)
+            let saved = try await ctx.call(.PUT, path, token: alice.token, json: ["permits": kinds])
+            #expect(saved.status == .ok)
+            #expect((saved.json["permits"] as? [[String: String]])?.map { $0["name"] } == ["Green Zone", "Yellow", "Black", "Evening"])
+            let listed = try await ctx.json("/v1/sites")["sites"] as? [[String: Any]] ?? []
+            #expect((listed.first { $0["id"] as? String == ctx.siteId }?["permits"] as? [[String: String]])?.last?["code"] == "evening", "drivers see it on their next read")
+            #expect(try await ctx.call(.PUT, "/v1/me/permits", token: driver.token, json: ctx.permitsBody(["green", "evening"])).status == .ok)
+
+            // Green is required by a lot's rules: it cannot be left out, and nothing changes.
+            let withoutGreen = Array(kinds.dropFirst())
+            let inUse = try await ctx.call(.PUT, path, token: alice.token, json: ["permits": withoutGreen])
+            #expect(inUse.status == .conflict && inUse.problemType == "permit-in-use")
+            #expect((inUse.json["detail"] as? String)?.contains("Test Structure") == true, "\(inUse.json)")
+            #expect(TestContext.permitCodes(try await ctx.call(.GET, "/v1/me/permits", token: driver.token).json) == ["evening", "green"])
+
+            // Evening is required by no lot: it goes, and from the driver's list too.
+            ctx.clock.advance(by: 60)
+            let without = try await ctx.call(.PUT, path, token: alice.token, json: ["permits": Array(kinds.dropLast())])
+            #expect(without.status == .ok)
+            #expect(TestContext.permitCodes(try await ctx.call(.GET, "/v1/me/permits", token: driver.token).json) == ["green"])
+            // The same list again changes nothing and adds nothing to the record.
+            #expect(try await ctx.call(.PUT, path, token: alice.token, json: ["permits": Array(kinds.dropLast())]).status == .ok)
+            // A lot's rules may not name the removed permit any more.
+            let lot = try await ctx.lotId("L")
+            var form = try await ctx.call(.GET, "/v1/lots/\(lot)/settings", token: alice.token).json
+            form["permits"] = [["days": "Mo-Fr", "from": "18:00", "to": "22:00", "permits": ["evening"]]]
+            let refused = try await ctx.call(.PUT, "/v1/lots/\(lot)/settings", token: alice.token, json: form)
+            #expect(refused.status == .badRequest)
+
+            let record = try await ctx.call(.GET, "/v1/sites/\(ctx.siteId)/changes", token: alice.token).json["changes"] as? [[String: Any]] ?? []
+            let permitChanges = record.filter { $0["action"] as? String == "sitePermits" }
+            #expect(permitChanges.map { $0["summary"] as? String } == ["Permits: Removed Evening", "Permits: Added Evening; renamed Green to Green Zone"])
+            #expect(permitChanges.allSatisfy { $0["by"] as? String == "alice" })
+        }
+    }
+
     @Test("PRK-16 an older database keeps what people held: each site issues the demo permits its rules name, and a held Green counts at each site that issues it",
           arguments: TestDatabase.available)
     func migration(db: TestDatabase) async throws {

@@ -8,7 +8,7 @@ extension SessionMiddleware {
         "createBookingSeries", "getBookingSeries", "cancelBookingSeries",
         "listLotReviews", "putMyLotReview", "deleteMyLotReview",
         "listOperatedSites", "listSiteOperators", "grantSiteOperator", "revokeSiteOperator", "listOperatorChanges",
-        "getLotSettings", "updateLotSettings", "setSpotOpening", "getSensorHealth", "addLotClosure", "liftLotClosure",
+        "getLotSettings", "updateLotSettings", "setSitePermits", "setSpotOpening", "getSensorHealth", "addLotClosure", "liftLotClosure",
         "listSiteGateways", "addSiteGateway", "revokeSiteGateway", "replaceSiteGatewaySecret",
     ]
 }

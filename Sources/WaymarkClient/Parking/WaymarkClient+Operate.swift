@@ -43,6 +43,16 @@ extension WaymarkClient {
         return try ok.body.json
     }
 
+    /// Replaces the permits a site issues, in the order drivers see them; answers the site as
+    /// drivers now see it. A permit a lot's rules still require cannot be left out (409).
+    @discardableResult
+    public func setSitePermits(siteId: String, _ kinds: [PermitKind]) async throws -> Components.Schemas.Site {
+        let body = Components.Schemas.SitePermitsInput(permits: kinds.map { .init(code: $0.code.rawValue, name: $0.name, colour: $0.colour) })
+        let output = try await call { try await client.setSitePermits(path: .init(siteId: siteId), body: .json(body)) }
+        guard case .ok(let ok) = output else { throw Self.unexpected }
+        return try ok.body.json
+    }
+
     /// Closes a spot (`open: false`) or opens it again.
     @discardableResult
     public func setSpot(_ spotId: String, open: Bool) async throws -> SpotOpening {

@@ -74,7 +74,7 @@ extension ParkingServices {
         "createBookingSeries", "getBookingSeries", "cancelBookingSeries",
         "putMyLotReview", "deleteMyLotReview",
         "listOperatedSites", "listSiteOperators", "grantSiteOperator", "revokeSiteOperator", "listOperatorChanges",
-        "getLotSettings", "updateLotSettings", "setSpotOpening", "getSensorHealth", "addLotClosure", "liftLotClosure",
+        "getLotSettings", "updateLotSettings", "setSitePermits", "setSpotOpening", "getSensorHealth", "addLotClosure", "liftLotClosure",
         "listSiteGateways", "addSiteGateway", "revokeSiteGateway", "replaceSiteGatewaySecret",
     ]
 }

@@ -66,3 +66,20 @@ extension SiteImport.Reader {
         }
     }
 }
+
+extension SiteImport {
+    /// Reads the permits an operator sends for a site, `[{"code", "name", "colour"}]`, by the
+    /// rules a site file's `"permits"` meets; `source` names the input in problems.
+    public static func permitKinds(_ json: Data, source: String) -> (kinds: [PermitKind]?, problems: [Problem]) {
+        var reader = Reader(file: source, csvFile: "")
+        let s = Scope(place: Place(file: source, rank: 0, position: 0, item: nil))
+        var kinds: [PermitKind]?
+        do {
+            kinds = reader.permitKinds(try JSONParser.parse(json), s)
+        } catch {
+            reader.report(s, "is not JSON (\(error.description)).")
+        }
+        let problems = reader.sortedProblems()
+        return (problems.isEmpty ? kinds : nil, problems)
+    }
+}

@@ -43,13 +43,7 @@ enum CalendarWords {
         return "\(n)\(suffix)"
     }
 
-    static func list(_ items: [String]) -> String {
-        switch items.count {
-        case 0: return ""
-        case 1: return items[0]
-        default: return items.dropLast().joined(separator: ", ") + " and " + items.last!
-        }
-    }
+    static func list(_ items: [String]) -> String { ListWords.and(items) }
 
     static func weekday(_ d: Weekday) -> String { WeeklySchedule.weekdayName(d) }
 

@@ -64,6 +64,13 @@ extension APIHandler {
         return .ok(.init(body: .json(try ParkingMapping.lot(lot, rating: try await services.parking.reviews.summary(lotId: lot.id)))))
     }
 
+    func setSitePermits(_ input: Operations.SetSitePermits.Input) async throws -> Operations.SetSitePermits.Output {
+        guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
+        let me = try RequestContext.requirePrincipal()
+        let site = try await services.parking.operate.setPermits(me, siteId: input.path.siteId, json: try JSONEncoder().encode(body.permits))
+        return .ok(.init(body: .json(ParkingMapping.site(site))))
+    }
+
     func setSpotOpening(_ input: Operations.SetSpotOpening.Input) async throws -> Operations.SetSpotOpening.Output {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()

@@ -43,6 +43,13 @@ struct OperateService: Sendable {
             // Bookings count the offer's spaces under the lot's lock.
             try await AdvisoryLocks.lockLot(lotId, sql: sql)
             guard let current = try await queries.lot(id: lotId, on: sql) else { throw Problem.notFound("lot") }
+            // The site's permits may have changed since they were read: check again under their lock.
+            try await AdvisoryLocks.lockSitePermits(current.siteId, sql: sql)
+            let issued = PermitKind.codes(issuedBy: try await SitePermitsStore.kinds(siteId: current.siteId, sql: sql))
+            if let gone = Set(settings.permitRules.flatMap(\.permits)).subtracting(issued).sorted().first {
+                throw Problem.conflict("permit-unknown", "The site no longer issues the permit '\(gone.rawValue)' the rules name; "
+                    + "reload the settings and choose from the site's permits.")
+            }
             let before = try Self.settings(of: current)
             let changed = settings.changed(from: before)
             guard !changed.isEmpty else { return current }
@@ -50,7 +57,7 @@ struct OperateService: Sendable {
             try await sql.raw("UPDATE lots SET \(sets.joined(separator: ", ")) WHERE id = \(bind: lotId)").run()
             try await OperatorChanges.record(.init(
                 siteId: current.siteId, lotId: lotId, userId: principal.userId, action: .lotSettings,
-                summary: "Changed \(Self.list(changed.map { Self.settingWords[$0] ?? $0 })) of \(current.name)",
+                summary: "Changed \(ListWords.and(changed.map { Self.settingWords[$0] ?? $0 })) of \(current.name)",
                 before: String(decoding: SiteFileWriter.settings(before), as: UTF8.self),
                 after: String(decoding: SiteFileWriter.settings(settings), as: UTF8.self)), at: now, sql: sql)
             guard let updated = try await queries.lot(id: lotId, on: sql) else { throw Problem.notFound("lot") }
@@ -60,11 +67,6 @@ struct OperateService: Sendable {
 
     static let settingWords = ["hours": "the hours", "price": "the price", "permits": "the permit rules", "rules": "the rules",
                                "booking": "the booking offer"]
-
-    /// "a", "a and b", "a, b and c".
-    static func list(_ words: [String]) -> String {
-        words.count <= 2 ? words.joined(separator: " and ") : words.dropLast().joined(separator: ", ") + " and " + words[words.count - 1]
-    }
 
     static func settings(of lot: LotRow) throws -> LotSettings {
         let offer = try lot.bookingTariff.map { BookingOffer(capacity: lot.bookableCapacity, pricing: try JSONColumn.decode(StoredTariff.self, $0).pricing) }

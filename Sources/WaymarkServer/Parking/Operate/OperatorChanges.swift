@@ -6,7 +6,7 @@ import SQLKit
 enum OperatorChanges {
     enum Action: String, CaseIterable, Sendable {
         case lotSettings, spotClosed, spotOpened, operatorGranted, operatorRevoked, closureAdded, closureLifted
-        case gatewayAdded, gatewayRevoked, gatewaySecretReplaced
+        case gatewayAdded, gatewayRevoked, gatewaySecretReplaced, sitePermits
     }
 
     struct Change: Sendable {

@@ -61,7 +61,10 @@ struct SiteImporter: Sendable {
         if existing == nil {
             try await SiteRowsWriter.insertSite(plan, id: siteId, at: instant, sql: sql)
         } else {
+            let before = try await SitePermitsStore.kinds(siteId: siteId, sql: sql)
             try await SiteRowsWriter.updateSite(plan, id: siteId, sql: sql)
+            let removed = PermitKindChanges(from: before, to: plan.permits).removed.map(\.code)
+            try await SitePermitsStore.dropHoldings(of: Set(removed), siteId: siteId, sql: sql)
         }
         try await checkSensorsFree(site, siteId: siteId, file: file, sql: sql)
 

@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-29.7';
+const VERSION = '2026-11-29.8';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -34,6 +34,7 @@ const SHELL = [
   '/accounts/operate-gateways.js',
   '/accounts/operate-lot-form.js',
   '/accounts/operate-parts.js',
+  '/accounts/operate-permits.js',
   '/accounts/operate-rows.js',
   '/accounts/operate-sensors.js',
   '/accounts/operate-spots.js',

@@ -533,3 +533,82 @@ def test_prk1_an_operator_closes_a_lot_for_dates_a_booking_is_refunded_and_drive
                         {"lotId": lot["id"], "start": iso(day.replace(hour=12)), "end": iso(day.replace(hour=13))}, token=driver["token"])
     assert status == 201, again
     assert not app.console_errors()
+
+
+def centred_click(app: App, element) -> None:
+    """Clicks after bringing the element to the middle, clear of the sticky tabs and save bar."""
+    app.js("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def test_prk1_prk16_an_operator_adds_renames_and_removes_a_permit_and_drivers_see_it(browser, site_server, operator, artifacts):
+    """Operate › Permits: a new permit's code follows its name; a permit a lot's rules require
+    cannot be removed (the server's words, the input kept); the list drivers read changes at
+    once, and the record says what changed."""
+    site_id = site_server.site["id"]
+    sites = lambda: api(site_server.url, "GET", "/v1/sites")[1]["sites"]  # noqa: E731
+    before = next(s for s in sites() if s["id"] == site_id)["permits"]
+    app = signed_in(browser, site_server, operator, "/me/operate/permits")
+    open_operate(app, "permits")
+    form = '#op-pane-permits form[data-form="site-permits"]'
+    rows = lambda: app.els(f'{form} [data-row="permit"]')  # noqa: E731
+    app.wait(lambda: len(rows()) == len(before), message="the site's permits")
+    assert [r.get_attribute("data-code") for r in rows()] == [k["code"] for k in before]
+    assert "Handicap placard is known on every site" in app.el(form).text
+
+    centred_click(app, app.el('#op-pane-permits [data-action="add-permits"]'))
+    app.wait(lambda: len(rows()) == len(before) + 1, message="a new permit's row")
+    new = rows()[-1]
+    type_into(new.find_element("css selector", '[name="name"]'), "Evening Pass")
+    assert new.find_element("css selector", '[name="code"]').get_attribute("value") == "evening-pass"
+    app.js("const i = arguments[0].querySelector('[name=\"colour\"]'); i.value = '#224488';"
+           "i.dispatchEvent(new Event('input', {bubbles: true})); i.dispatchEvent(new Event('change', {bubbles: true}));", new)
+    type_into(rows()[0].find_element("css selector", '[name="name"]'), "Green Zone")
+    assert "Unsaved changes" in app.el('#op-pane-permits .op-save-status').text
+    assert fits_the_phone(app)
+    app.screenshot(artifacts / "operate-permits.png")
+    app.el(f'{form} button[type="submit"]').click()
+    app.wait(lambda: "Saved. Drivers see it now." in app.el('#op-pane-permits .op-save-status').text, message="saved")
+    after = next(s for s in sites() if s["id"] == site_id)["permits"]
+    assert [k["name"] for k in after] == ["Green Zone", *[k["name"] for k in before[1:]], "Evening Pass"]
+    assert after[-1] == {"code": "evening-pass", "name": "Evening Pass", "colour": "#224488"}
+
+    # Green is required by lots' rules: removing it is refused, and the form keeps the edit.
+    centred_click(app, rows()[0].find_element("css selector", ".op-remove"))
+    app.el(f'{form} button[type="submit"]').click()
+    app.dialog_action("remove-permits", "confirm")
+    app.wait(lambda: app.el(f"{form} .form-error").is_displayed(), message="the server's refusal")
+    assert "require Green Zone at times" in app.el(f"{form} .form-error").text
+    assert len(rows()) == len(before)
+    centred_click(app, app.el('#op-pane-permits [data-action="discard-permits"]'))
+    app.wait(lambda: len(rows()) == len(before) + 1, message="the saved list again")
+
+    # Evening Pass is required by no lot: it goes, after a confirm.
+    centred_click(app, rows()[-1].find_element("css selector", ".op-remove"))
+    app.el(f'{form} button[type="submit"]').click()
+    app.dialog_action("remove-permits", "confirm")
+    app.wait(lambda: "Saved." in app.el('#op-pane-permits .op-save-status').text and len(rows()) == len(before), message="removed")
+    assert [k["code"] for k in next(s for s in sites() if s["id"] == site_id)["permits"]] == [k["code"] for k in before]
+
+    app.el("#op-tab-changes").click()
+    item = '[data-testid="op-changes"] li'
+    app.wait(lambda: len(app.els(item)) >= 2, message="the changes")
+    texts = [" ".join(li.text.split()) for li in app.els(item)[:2]]
+    assert texts[0].startswith("Permits: Removed Evening Pass by"), texts
+    assert texts[1].startswith(f"Permits: Added Evening Pass; renamed {before[0]['name']} to Green Zone by"), texts
+    assert all("/permits" in e and "409" in e for e in app.console_errors()), "only the refusal asked for"
+    # Two rows of three tabs on the phone; one row of six on a desktop.
+    assert len({round(t.rect["y"]) for t in app.els(".op-tab")}) == 2
+
+    desk = make_driver(1280, 900, 1, False)
+    try:
+        wide = signed_in(desk, site_server, operator, "/me/operate/permits")
+        open_operate(wide, "permits")
+        wide.wait(lambda: len(wide.els(f'{form} [data-row="permit"]')) == len(before), message="the permits on a desktop")
+        assert len({round(t.rect["y"]) for t in wide.els(".op-tab")}) == 1
+        wide.screenshot(artifacts / "operate-permits-desktop.png")
+        assert not wide.console_errors()
+    finally:
+        desk.quit()
+    status, _ = api(site_server.url, "PUT", f"/v1/sites/{site_id}/permits", {"permits": before}, token=operator["token"])
+    assert status == 200

@@ -147,6 +147,33 @@ struct SitePermitTests {
         }
     }
 
+    @Test("PRK-1 PRK-16 a re-import that leaves a permit out takes it off the lists of those who held it", arguments: TestDatabase.available)
+    func reimportDropsHoldings(db: TestDatabase) async throws {
+        try await TestApp.with(db) { ctx in
+            let rcc = try await ctx.app.importSite(geoJSON: try Self.riverside(), file: "riverside.geojson").siteId
+            let driver = try await ctx.register("reimported")
+            let held = ["permits": [["siteId": rcc, "permit": "faculty"], ["siteId": rcc, "permit": "green"], ["siteId": ctx.siteId, "permit": "green"]]]
+            #expect(try await ctx.call(.PUT, "/v1/me/permits", token: driver.token, json: held).status == .ok)
+
+            // The new file issues Faculty/Staff only, and lot S requires it alone.
+            var root = try #require(try JSONSerialization.jsonObject(with: try Self.riverside()) as? [String: Any])
+            var features = try #require(root["features"] as? [[String: Any]])
+            var site = try #require(features[0]["properties"] as? [String: Any])
+            site["permits"] = [["code": "faculty", "name": "Faculty/Staff"]]
+            features[0]["properties"] = site
+            let s = try #require(features.firstIndex { ($0["properties"] as? [String: Any])?["code"] as? String == "S" })
+            var lot = try #require(features[s]["properties"] as? [String: Any])
+            lot["permits"] = [["days": "Mo-Su", "from": "00:00", "to": "24:00", "permits": ["faculty"]]]
+            features[s]["properties"] = lot
+            root["features"] = features
+            _ = try await ctx.app.importSite(geoJSON: try JSONSerialization.data(withJSONObject: root), file: "riverside.geojson")
+
+            let left = try await ctx.call(.GET, "/v1/me/permits", token: driver.token).json["permits"] as? [[String: String]] ?? []
+            #expect(Set(left.map { "\($0["siteId"] ?? ""):\($0["permit"] ?? "")" }) == ["\(rcc):faculty", "\(ctx.siteId):green"],
+                    "Riverside's Green went; the test campus's Green stays")
+        }
+    }
+
     @Test("PRK-16 an older database keeps what people held: each site issues the demo permits its rules name, and a held Green counts at each site that issues it",
           arguments: TestDatabase.available)
     func migration(db: TestDatabase) async throws {

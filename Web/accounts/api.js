@@ -105,6 +105,11 @@ export const addLotClosure = (lotId, closure) => authed('POST', `/v1/lots/${id(l
 export const liftLotClosure = (lotId, closureId) => authed('DELETE', `/v1/lots/${id(lotId)}/closures/${id(closureId)}`);
 /** @param {string} spotId @param {boolean} open */
 export const setSpotOpening = (spotId, open) => authed('PUT', `/v1/spots/${id(spotId)}/opening`, { json: { open } });
+/**
+ * Replaces the permits a site issues, in the order drivers see them. @param {string} siteId
+ * @param {{code: string, name: string, colour: string}[]} permits @returns the site as drivers now see it
+ */
+export const putSitePermits = (siteId, permits) => authed('PUT', `/v1/sites/${id(siteId)}/permits`, { json: { permits } });
 /** @param {string} siteId */
 export const listSiteOperators = (siteId) => authed('GET', `/v1/sites/${id(siteId)}/operators`);
 /** @param {string} siteId @param {string} login a username or email address */

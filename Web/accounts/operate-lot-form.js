@@ -6,7 +6,7 @@ import { el, button, field, form } from './forms.js';
 import { ProblemError, problemText } from '../shell/api.js';
 import { confirm } from '../shell/dialog.js';
 import { getLotSettings, putLotSettings } from './api.js';
-import { lotPicker, statusLine } from './operate-parts.js';
+import { lotPicker, statusLine, perLine } from './operate-parts.js';
 import { hoursRow, permitRow, rowList, midnight } from './operate-rows.js';
 import { closuresPart } from './operate-closures.js';
 
@@ -47,9 +47,6 @@ function countField(o) {
 /** A whole number as a number; anything else as typed, for the server to name. */
 const count = (/** @type {string} */ v) => (v.trim() === '' ? undefined : /^\d+$/.test(v.trim()) ? Number(v) : v.trim());
 const text = (/** @type {string} */ v) => (v.trim() === '' ? undefined : v.trim());
-
-/** A numbered list of problems reads better one per line. */
-const perLine = (/** @type {string} */ s) => s.replace(/ (?=\d+\. [A-Z])/g, '\n');
 
 /** @param {string} legend @param {Node[]} children @param {string} part */
 function group(legend, children, part) {

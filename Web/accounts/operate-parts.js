@@ -49,6 +49,9 @@ export function setOptions(select, options, value) {
   if (value != null && options.some(([v]) => v === value)) select.value = value;
 }
 
+/** A numbered list of problems ("1. The settings … 2. …") reads better one per line. */
+export const perLine = (/** @type {string} */ s) => s.replace(/ (?=\d+\. [A-Z])/g, '\n');
+
 /** A line screen readers announce when it changes. */
 export function statusLine(cls = 'muted small') {
   const p = el('p', cls);

@@ -66,7 +66,7 @@ function timeField(label, name, value, end) {
 }
 
 /** @param {string} what what the row is, for the Remove button's spoken name @param {() => void} remove */
-function removeButton(what, remove) {
+export function removeButton(what, remove) {
   const b = button('Remove', remove, 'link-button op-remove');
   b.setAttribute('aria-label', `Remove ${what}`);
   return b;

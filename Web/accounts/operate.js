@@ -1,8 +1,9 @@
 // Operate (PRK-1): where an operator of a site runs it. Reached from the Accounts menu by people
 // who run at least one site: the site's name (with a chooser when they run several, the choice
-// kept in this browser), then five sections as tabs, each at a path of its own (/me/operate,
-// /me/operate/spots, …): a lot's settings, closing and opening spots, who runs the site, the
-// record of every change, and how the site's sensors and gateways report. A section keeps
+// kept in this browser), then six sections as tabs, each at a path of its own (/me/operate,
+// /me/operate/spots, …): a lot's settings, closing and opening spots, the permits the site
+// issues, who runs the site, the record of every change, and how the site's sensors and
+// gateways report. A section keeps
 // what it shows while another is open, so edits not yet saved survive a look at the spots.
 
 import { el, button } from './forms.js';
@@ -16,10 +17,11 @@ import { spotsSection } from './operate-spots.js';
 import { operatorsSection } from './operate-team.js';
 import { changesSection } from './operate-changes.js';
 import { sensorsSection } from './operate-sensors.js';
+import { permitsSection } from './operate-permits.js';
 
 const SITE_KEY = 'waymark.operate.site';
 /** @type {[string, string][]} id, label */
-export const TABS = [['lots', 'Lots'], ['spots', 'Spots'], ['operators', 'Operators'], ['changes', 'Changes'], ['sensors', 'Sensors']];
+export const TABS = [['lots', 'Lots'], ['spots', 'Spots'], ['permits', 'Permits'], ['operators', 'Operators'], ['changes', 'Changes'], ['sensors', 'Sensors']];
 
 const remembered = () => { try { return localStorage.getItem(SITE_KEY) ?? ''; } catch { return ''; } };
 const remember = (/** @type {string} */ id) => { try { localStorage.setItem(SITE_KEY, id); } catch { /* storage off: chosen for this visit */ } };
@@ -112,6 +114,7 @@ export function operateView(ctx, o = {}) {
   function make(id, s) {
     switch (id) {
       case 'spots': return spotsSection(s);
+      case 'permits': return permitsSection(s);
       case 'operators': return operatorsSection(s, () => start());
       case 'changes': return changesSection(s);
       case 'sensors': return sensorsSection(s);

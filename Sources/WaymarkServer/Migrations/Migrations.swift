@@ -36,5 +36,6 @@ enum Migrations {
         CreateCardPayments(),
         AddSitePermits(),
         AddCardRefundTotals(),
+        AddBookingSeriesSkips(),
     ]
 }

@@ -11,11 +11,18 @@ struct BookingSeriesRow: Sendable {
     var plan: BookingSeriesPlan
     var timeZone: TimeZone
     var bookings: [BookingRow]
-    /// Dates left out when the series was booked, with why; only the creating answer has them.
+    /// Dates left out when the series was booked, with why.
     var skipped: [Skip] = []
 
-    struct Skip: Sendable {
+    struct Skip: Sendable, Equatable {
         var range: BookingRange
+        var reason: String
+    }
+
+    /// As the `skipped` column keeps them: times in milliseconds.
+    struct StoredSkip: Codable {
+        var start: Int64
+        var end: Int64
         var reason: String
     }
 }
@@ -30,10 +37,15 @@ enum BookingSeriesStore {
             """).run()
     }
 
+    static func saveSkipped(_ skipped: [BookingSeriesRow.Skip], seriesId: String, sql: any SQLDatabase) async throws {
+        let stored = skipped.map { BookingSeriesRow.StoredSkip(start: $0.range.start.millis, end: $0.range.end.millis, reason: $0.reason) }
+        try await sql.raw("UPDATE booking_series SET skipped = \(bind: try JSONColumn.encode(stored)) WHERE id = \(bind: seriesId)").run()
+    }
+
     /// The series with its bookings by start, or nil when it is not `userId`'s (or does not exist).
     static func series(id: String, userId: String, sql: any SQLDatabase) async throws -> BookingSeriesRow? {
         guard let r = try await sql.raw("""
-            SELECT bs.id, bs.user_id, bs.lot_id, bs.first_start_at, bs.first_end_at, bs.weekdays, bs.until_day,
+            SELECT bs.id, bs.user_id, bs.lot_id, bs.first_start_at, bs.first_end_at, bs.weekdays, bs.until_day, bs.skipped,
                    l.name AS lot_name, s.time_zone
             FROM booking_series bs JOIN lots l ON l.id = bs.lot_id JOIN sites s ON s.id = l.site_id
             WHERE bs.id = \(bind: id) AND bs.user_id = \(bind: userId)
@@ -51,6 +63,9 @@ enum BookingSeriesStore {
         return BookingSeriesRow(
             id: id, userId: userId, lotId: try r.decode(column: "lot_id", as: String.self),
             lotName: try r.decode(column: "lot_name", as: String.self), plan: plan,
-            timeZone: TimeZone(identifier: try r.decode(column: "time_zone", as: String.self)) ?? .gmt, bookings: bookings)
+            timeZone: TimeZone(identifier: try r.decode(column: "time_zone", as: String.self)) ?? .gmt, bookings: bookings,
+            skipped: try JSONColumn.decode([BookingSeriesRow.StoredSkip].self, try r.decode(column: "skipped", as: String.self)).map {
+                .init(range: BookingRange(start: Date(millis: $0.start), end: Date(millis: $0.end)), reason: $0.reason)
+            })
     }
 }

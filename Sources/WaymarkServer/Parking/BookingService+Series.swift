@@ -73,6 +73,7 @@ extension BookingService {
                 throw Problem.conflict("booking-series-unbookable", "None of the \(ranges.count) dates can be booked.\(why)")
             }
             try await Self.requireFunds(for: made.map(\.price), currency: firstMade.price.currency, userId: userId, sql: sql)
+            if !skipped.isEmpty { try await BookingSeriesStore.saveSkipped(skipped, seriesId: seriesId, sql: sql) }
             for (booking, price) in made where price.isPositive {
                 try await LedgerStore.post(.bookingPayment(
                     id: UUID().uuidString.lowercased(), userId: userId, operatorId: Self.operatorId(lotId: lotId),
@@ -85,9 +86,7 @@ extension BookingService {
                 try await IdempotencyKeys.remember(userId: userId, scope: .bookingSeries, key: idempotencyKey, fingerprint: fingerprint,
                                                    resultId: seriesId, at: now, sql: sql)
             }
-            var row = try await requireSeries(seriesId, userId: userId, sql: sql)
-            row.skipped = skipped
-            return row
+            return try await requireSeries(seriesId, userId: userId, sql: sql)
         }
     }
 

@@ -5,7 +5,7 @@
 // that carry a token and everything not ours pass straight through. It also shows what the
 // server pushes (PRK-22) and opens the screen a notification is about when it is clicked.
 
-const VERSION = '2026-11-29.8';
+const VERSION = '2026-11-29.9';
 const SHELL_CACHE = `waymark-shell-${VERSION}`;
 const API_CACHE = 'waymark-api-v1';
 
@@ -93,6 +93,7 @@ const SHELL = [
   '/parking/schedule-format.js',
   '/parking/schedule-grid.js',
   '/parking/schedule.js',
+  '/parking/series-view.js',
   '/parking/site-picker.js',
   '/parking/snapshot-cache.js',
   '/parking/star-picker.js',

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -422,7 +423,7 @@ def test_prk12_book_every_week_until_a_day_dates_that_cannot_be_booked_said_why_
     assert len(weekly) == 2 and {datetime.fromisoformat(b["start"].replace("Z", "+00:00")) for b in weekly} == {weeks[0], weeks[3]}
     assert wallet(booking_server, token)[0] == 10000 - 4 * 1200
     card = app.wait(lambda: app.el(f'[data-booking-id="{weekly[0]["id"]}"]'), message="a weekly date in Your Bookings")
-    assert "repeats weekly" in card.text
+    assert "Repeats weekly · All dates" in card.text
     # A series shows its next date; the others fold under it until opened.
     more = app.el(f'[data-action="show-series"][data-series-id="{weekly[0]["seriesId"]}"]')
     assert "1 more weekly date, the last" in more.text, more.text
@@ -430,11 +431,27 @@ def test_prk12_book_every_week_until_a_day_dates_that_cannot_be_booked_said_why_
     more.click()
     app.wait(lambda: app.els(f'[data-booking-id="{weekly[1]["id"]}"]'), message="the series opened")
 
-    app.el(f'[data-booking-id="{weekly[0]["id"]}"] [data-action="cancel-series"]').click()
+    # The weekly booking on its own screen: every date, and the dates left out with why, kept.
+    app.el(f'[data-booking-id="{weekly[0]["id"]}"] [data-action="open-series"]').click()
+    acc.wait_view("weekly")
+    assert app.js("return location.pathname") == f"/me/weekly/{weekly[0]['seriesId']}"
+    page = '[data-testid="series"]'
+    app.wait(lambda: len(app.els(f"{page} .series-date[data-booking-id]")) == 2, message="the series' dates")
+    text = app.el(page).text
+    assert f"Every {weekday}" in text and lot["name"] in text, text
+    assert "2 booked" in text and "$24.00 paid" in text, text
+    left_out = [" ".join(li.text.split()) for li in app.els('[data-testid="series-skipped"] li')]
+    assert len(left_out) == 2 and "Commencement" in left_out[0] and "at most 2 may overlap" in left_out[1], left_out
+    assert "10:00" in left_out[0], left_out
+    assert not re.search(r"\d{4}-\d{2}-\d{2}T|[0-9a-f]{8}-[0-9a-f]{4}-", text), text
+    app.screenshot(artifacts / "booking-weekly-series.png")
+
+    app.el(f'{page} [data-action="cancel-series"]').click()
     dialog = app.dialog("cancel-series").text
     assert "all 2 dates left" in dialog and "$24.00 goes back to your wallet" in dialog and f"Every {weekday}" in dialog, dialog
     app.dialog_action("cancel-series", "confirm")
-    app.wait(lambda: all(app.el(f'[data-booking-id="{b["id"]}"]').get_attribute("data-state") == "cancelled" for b in weekly),
+    app.wait(lambda: [li.get_attribute("data-state") for li in app.els(f"{page} .series-date[data-booking-id]")] == ["cancelled", "cancelled"],
              message="both weekly dates cancelled")
+    assert not app.els(f'{page} [data-action="cancel-series"]'), "nothing left to cancel"
     assert wallet(booking_server, token)[0] == 10000 - 2 * 1200
     assert not app.console_errors()

@@ -1,5 +1,5 @@
 // "You": the person's own space as an area of the shell. Its screens are the Accounts panel's,
-// each at a path of its own (/me, /me/inbox, /me/bookings, /me/bookings/<id>, /me/wallet,
+// each at a path of its own (/me, /me/inbox, /me/bookings, /me/bookings/<id>, /me/weekly/<id>, /me/wallet,
 // /me/account, /me/operate/<section>, …), so they survive a reload, open cold from a shared
 // link and follow Back and Forward. The panel opens over the map area the person came from.
 
@@ -11,7 +11,7 @@ const HOME = '/me';
 /** View name → the section of its path, where they differ. */
 const SECTION_OF = { account: '', 'signed-out': '', update: 'account', notifications: 'inbox', forgot: 'forgot-password', 'delete-account': 'delete' };
 /** Sections that belong to an account: signed out, their path asks to sign in first. */
-const NEEDS_ACCOUNT = { account: 'your account', bookings: 'your bookings', wallet: 'your wallet', analytics: 'analytics', operate: 'the sites you run', delete: 'your account' };
+const NEEDS_ACCOUNT = { account: 'your account', bookings: 'your bookings', weekly: 'your weekly bookings', wallet: 'your wallet', analytics: 'analytics', operate: 'the sites you run', delete: 'your account' };
 
 /** @param {import('./panel.js').View|null} view */
 function pathOf(view) {
@@ -50,6 +50,7 @@ export function start(shell) {
     switch (section) {
       case 'inbox': return notifications.view();
       case 'bookings': return ctx.views.bookings(rest || undefined);
+      case 'weekly': return rest ? ctx.views.weekly(rest) : ctx.views.bookings();
       case 'wallet': return ctx.views.wallet();
       case 'account': return ctx.views.update();
       case 'permits': return ctx.views.permits();

@@ -19,6 +19,7 @@ import { startNotifications } from '../notifications/inbox.js';
  *   register: () => import('./panel.js').View, forgot: () => import('./panel.js').View, update: () => import('./panel.js').View,
  *   permits: () => import('./panel.js').View, schedule: () => import('./panel.js').View,
  *   deleteAccount: () => import('./panel.js').View, bookings: (focus?: string) => import('./panel.js').View,
+ *   weekly: (seriesId: string) => import('./panel.js').View,
  *   wallet: () => import('./panel.js').View, outbox: () => import('./panel.js').View,
  *   analytics: () => import('./panel.js').View, moderation: () => import('./panel.js').View, inbox: () => import('./panel.js').View,
  *   operate: (tab?: string) => import('./panel.js').View}} views each call a new screen; bookings' focus: a booking to bring into view
@@ -52,6 +53,8 @@ export function startAccounts(o) {
       // The path bookingsView gives a focused booking, needed before its module has come.
       bookings: (focus) => onDemand(panel, { name: 'bookings', title: 'Your Bookings', path: focus ? `/me/bookings/${encodeURIComponent(focus)}` : undefined },
         () => import('../parking/bookings-view.js').then((m) => m.bookingsView(ctx, focus ? { focus } : undefined))),
+      weekly: (seriesId) => onDemand(panel, { name: 'weekly', title: 'Weekly Booking', path: `/me/weekly/${encodeURIComponent(seriesId)}` },
+        () => import('../parking/series-view.js').then((m) => m.seriesView(ctx, seriesId))),
       wallet: () => onDemand(panel, { name: 'wallet', title: 'Wallet' }, () => import('./wallet.js').then((m) => m.walletView(ctx))),
       analytics: () => onDemand(panel, { name: 'analytics', title: 'Analytics' }, () => import('./analytics.js').then((m) => m.analyticsView(ctx))),
       operate: (tab) => onDemand(panel, { name: 'operate', title: 'Operate' }, () => import('./operate.js').then((m) => m.operateView(ctx, { tab }))),

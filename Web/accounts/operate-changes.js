@@ -4,20 +4,9 @@
 
 import { el, button } from './forms.js';
 import { problemText } from '../shell/api.js';
-import { zonedParts, addDays, dayText, clockText } from '../shell/zoned-time.js';
+import { zonedParts, addDays, dayText, clockText, zoneName } from '../shell/zoned-time.js';
 import { listSiteChanges } from './api.js';
 import { statusLine } from './operate-parts.js';
-
-/** "Pacific Time" for America/Los_Angeles, where the browser knows such a name. */
-function zoneName(/** @type {string} */ timeZone) {
-  for (const timeZoneName of /** @type {const} */ (['longGeneric', 'long'])) {
-    try {
-      const part = new Intl.DateTimeFormat(undefined, { timeZone, timeZoneName }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName');
-      if (part) return part.value;
-    } catch { /* an older browser without that style */ }
-  }
-  return timeZone;
-}
 
 /**
  * @param {import('./operate-parts.js').OperateState} shared

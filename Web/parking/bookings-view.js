@@ -13,7 +13,8 @@ import { toast } from '../shell/toast.js';
 import { formatMoney } from '../shell/money.js';
 import { directionsURL } from '../shell/directions.js';
 import { rangeText, clockText, dayText, zonedParts, zonedInstant, addDays, timeValue, minuteOf } from '../shell/zoned-time.js';
-import { listBookings, checkIn, modifyBooking, quote, cancelBooking, getSeries, cancelSeries } from './api.js';
+import { listBookings, checkIn, modifyBooking, quote, cancelBooking } from './api.js';
+import { cancelWeeklyDates } from './series-view.js';
 import { writes, onChange, retry, discard } from '../accounts/outbox.js';
 import { savedNote } from '../accounts/saved-reads.js';
 
@@ -160,8 +161,14 @@ export function bookingsView(ctx, o = {}) {
 
     const facts = [`Paid ${formatMoney(b.paid)}`];
     if (b.modifications) facts.push(b.modifications === 1 ? 'changed once' : `changed ${b.modifications} times`);
-    if (b.seriesId) facts.push('repeats weekly');
-    item.append(el('p', 'booking-facts muted small', facts.join(' · ')));
+    const line = el('p', 'booking-facts muted small', facts.join(' · '));
+    if (b.seriesId) {
+      // The weekly booking it is a date of, on its own screen: every date, and those left out.
+      const weekly = el('a', { class: 'series-link', href: `/me/weekly/${encodeURIComponent(b.seriesId)}`, dataset: { layer: 'me' } }, 'Repeats weekly · All dates');
+      weekly.dataset.action = 'open-series';
+      line.append(' · ', weekly);
+    }
+    item.append(line);
 
     if (b.state === 'booked') {
       const opens = new Date(b.checkInOpensAt).getTime();
@@ -212,20 +219,7 @@ export function bookingsView(ctx, o = {}) {
   /** Every date of the weekly booking that has not started, each refunded. */
   async function cancelWeekly(b) {
     try {
-      const series = await getSeries(b.seriesId);
-      const now = Date.now();
-      const left = series.bookings.filter((x) => x.state === 'booked' && new Date(x.start).getTime() > now);
-      const back = { minorUnits: left.reduce((sum, x) => sum + x.paid.minorUnits, 0), currency: b.paid.currency };
-      const ok = await confirm({
-        name: 'cancel-series',
-        title: `Cancel ${left.length === 1 ? 'the last date' : `all ${left.length} dates left`} at ${b.lotCode}?`,
-        message: `${series.summary}. ${formatMoney(back)} goes back to your wallet. Dates that have started stay as they are.`,
-        confirm: left.length === 1 ? 'Cancel the date' : `Cancel ${left.length} dates`,
-        danger: true,
-      });
-      if (!ok) return;
-      await cancelSeries(b.seriesId);
-      toast(`Cancelled ${left.length} ${left.length === 1 ? 'date' : 'dates'} · ${formatMoney(back)} refunded`);
+      await cancelWeeklyDates(b.seriesId, b.lotCode);
     } catch (err) {
       toast(problemText(err), 5000);
     }

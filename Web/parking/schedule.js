@@ -12,6 +12,7 @@ import { writes, onSent } from '../accounts/outbox.js';
 import { confirm } from '../shell/dialog.js';
 import { toast } from '../shell/toast.js';
 import { WEEKDAYS, siteNow } from './format.js';
+import { zoneName } from '../shell/zoned-time.js';
 import { eitherPermit } from './permit-words.js';
 import { savedNote } from '../accounts/saved-reads.js';
 
@@ -75,7 +76,7 @@ export function scheduleView(ctx) {
       status.textContent = savedNote(r) || (blocks.length ? '' : 'No blocks yet.');
       grid?.el.setAttribute('data-loaded', 'true');
       grid?.render();
-      tzLine.textContent = `Times are campus time (${timeZone}).`;
+      tzLine.textContent = `Times are campus time (${zoneName(timeZone)}).`;
     } catch (err) {
       if (alive) error.show(problemText(err));
     }

@@ -56,7 +56,7 @@ enum BookingSeriesMapping {
 
     static func series(_ r: BookingSeriesRow) -> Components.Schemas.BookingSeries {
         .init(
-            id: r.id, lotId: r.lotId, lotName: r.lotName, weekdays: r.plan.weekdays, until: r.plan.until.description,
+            id: r.id, lotId: r.lotId, lotName: r.lotName, timeZone: r.timeZone.identifier, weekdays: r.plan.weekdays, until: r.plan.until.description,
             summary: r.plan.words(zone: r.timeZone, locale: RequestContext.locale),
             bookings: r.bookings.map(BookingMapping.booking),
             skipped: r.skipped.map { .init(start: $0.range.start, end: $0.range.end, reason: $0.reason) })

@@ -59,6 +59,7 @@ struct BookingTests {
             #expect(booked.json["state"] as? String == "booked")
             #expect(minor(booked.json["paid"]) == 780)
             #expect(booked.json["lotCode"] as? String == "L")
+            #expect(booked.json["timeZone"] as? String == "America/Los_Angeles", "told on the lot's own clock, whatever campus a client shows")
             let entrance = try #require(booked.json["lotEntrance"] as? [String: Any], "directions lead to the lot's entrance")
             #expect(entrance["latitude"] as? Double != nil && entrance["longitude"] as? Double != nil)
             #expect(booked.json["checkInOpensAt"] as? String == T.iso(T.local(day: 19, 9, 45)))

@@ -43,7 +43,10 @@ export function bookingsView(ctx, o = {}) {
 
   /** @type {any[]} */
   let last = [];
+  /** The map's campus clock: for saved copies from before bookings carried their own. */
   let tz = 'UTC';
+  /** Each booking is told on its own lot's clock, whichever campus the map shows. */
+  const zoneOf = (/** @type {any} */ b) => b.timeZone || tz;
   const waiting = el('div', 'booking-waiting');
   waiting.dataset.testid = 'bookings-waiting';
 
@@ -131,7 +134,7 @@ export function bookingsView(ctx, o = {}) {
       out.push(card(b, now));
       if (dates[0] === b && dates.length > 1 && !expanded.has(b.seriesId)) {
         const more = dates.length - 1;
-        const show = button(`${more} more weekly ${more === 1 ? 'date' : 'dates'}, the last ${dayText(new Date(dates[more].start), tz)} · Show`, () => {
+        const show = button(`${more} more weekly ${more === 1 ? 'date' : 'dates'}, the last ${dayText(new Date(dates[more].start), zoneOf(b))} · Show`, () => {
           expanded.add(b.seriesId);
           draw(last);
         }, 'acc-button series-more');
@@ -144,6 +147,7 @@ export function bookingsView(ctx, o = {}) {
   }
 
   function card(b, now) {
+    const tz = zoneOf(b);
     const start = new Date(b.start);
     const end = new Date(b.end);
     const item = el('article', `booking-card ${b.state}`);
@@ -237,7 +241,7 @@ export function bookingsView(ctx, o = {}) {
           danger: true,
         });
         if (!ok) return;
-        const r = await cancelBooking(b.id, `Cancel ${b.lotCode} · ${rangeText(new Date(b.start), new Date(b.end), tz)}`);
+        const r = await cancelBooking(b.id, `Cancel ${b.lotCode} · ${rangeText(new Date(b.start), new Date(b.end), zoneOf(b))}`);
         toast(r.sent ? `Cancelled · ${formatMoney(b.paid)} refunded` : 'Offline: the cancellation is sent when Waymark can be reached');
       } else {
         await checkIn(b.id);

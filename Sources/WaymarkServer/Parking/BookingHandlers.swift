@@ -72,7 +72,7 @@ enum BookingMapping {
         }
         let window = BookingRules.checkInWindow(of: b.range)
         return .init(
-            id: b.id, lotId: b.lotId, siteId: r.siteId, lotCode: r.lotCode, lotName: r.lotName,
+            id: b.id, lotId: b.lotId, siteId: r.siteId, timeZone: r.timeZone.identifier, lotCode: r.lotCode, lotName: r.lotName,
             lotEntrance: .init(latitude: r.lotEntrance.latitude, longitude: r.lotEntrance.longitude), start: b.range.start, end: b.range.end, state: state, paid: money(b.paid), modifications: b.modifications,
             createdAt: r.createdAt, checkInOpensAt: window.start, forfeitAt: window.end, checkedInAt: b.checkedInAt,
             seriesId: r.seriesId)

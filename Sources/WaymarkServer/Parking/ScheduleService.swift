@@ -86,16 +86,15 @@ struct ScheduleService: Sendable {
             }
             if isNew {
                 guard existing.count < WeeklySchedule.maximumBlocks else { throw Problem.badRequest("The schedule is full.") }
-                // An id another person's block has is refused by the key itself, whoever writes first.
+                // An id another person's block has is refused by the key itself, whoever writes first,
+                // as a block that is not theirs: nobody learns what ids others use (ACC-7).
                 let inserted = try await sql.raw("""
                     INSERT INTO schedule_blocks (id, user_id, weekday, start_slot, end_slot, lot_id, created_at)
                     VALUES (\(bind: block.id), \(bind: principal.userId), \(bind: block.weekday), \(bind: block.startSlot),
                             \(bind: block.endSlot), \(bind: block.lotId), \(bind: now.millis))
                     ON CONFLICT (id) DO NOTHING RETURNING id
                     """).all()
-                if inserted.isEmpty {
-                    throw Problem.conflict("schedule-block-id-taken", "That block id is already in use; add the block under a new id.")
-                }
+                if inserted.isEmpty { throw Problem.notFound("schedule block") }
             } else {
                 try await sql.raw("""
                     UPDATE schedule_blocks SET weekday = \(bind: block.weekday), start_slot = \(bind: block.startSlot),

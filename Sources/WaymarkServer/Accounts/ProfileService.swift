@@ -113,7 +113,7 @@ struct ProfileService: Sendable {
                 guard let row = try await ParkingQueries(store: store).site(id: siteId) else {
                     throw Self.unknownPermit("There is no site \(siteId).")
                 }
-                kindsBySite[siteId] = row.permitKinds
+                kindsBySite[siteId] = try row.permitKinds()
             }
             let kinds = kindsBySite[siteId] ?? []
             guard kinds.contains(where: { $0.code == permit }) else {

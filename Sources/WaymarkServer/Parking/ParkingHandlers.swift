@@ -4,12 +4,12 @@ import WaymarkCore
 
 extension APIHandler {
     func listSites(_ input: Operations.ListSites.Input) async throws -> Operations.ListSites.Output {
-        .ok(.init(body: .json(.init(sites: try await services.parking.queries.sites().map(ParkingMapping.site)))))
+        .ok(.init(body: .json(.init(sites: try await services.parking.queries.sites().map { try ParkingMapping.site($0) }))))
     }
 
     func getSite(_ input: Operations.GetSite.Input) async throws -> Operations.GetSite.Output {
         guard let site = try await services.parking.queries.site(id: input.path.siteId) else { throw Problem.notFound("site") }
-        return .ok(.init(body: .json(ParkingMapping.site(site))))
+        return .ok(.init(body: .json(try ParkingMapping.site(site))))
     }
 
     func listLots(_ input: Operations.ListLots.Input) async throws -> Operations.ListLots.Output {

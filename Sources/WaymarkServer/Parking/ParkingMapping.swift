@@ -4,12 +4,12 @@ import WaymarkCore
 
 /// Rows to API types. Stored JSON columns have the API's shape, so they decode straight into it.
 enum ParkingMapping {
-    static func site(_ r: SiteRow) -> Components.Schemas.Site {
+    static func site(_ r: SiteRow) throws -> Components.Schemas.Site {
         .init(
             id: r.id, code: r.code, name: r.name, timeZone: r.timeZone,
             center: .init(latitude: r.centerLat, longitude: r.centerLon),
             bounds: .init(south: r.south, west: r.west, north: r.north, east: r.east),
-            permits: r.permitKinds.map { .init(code: $0.code.rawValue, name: $0.name, colour: $0.colour) })
+            permits: try r.permitKinds().map { .init(code: $0.code.rawValue, name: $0.name, colour: $0.colour) })
     }
 
     static func lot(_ r: LotRow, rating: RatingSummary, distance: Double? = nil) throws -> Components.Schemas.Lot {

@@ -16,7 +16,8 @@ struct SiteRow: Decodable, Sendable {
     /// JSON of `PermitKind`s.
     var permits: String
 
-    var permitKinds: [PermitKind] { (try? JSONColumn.decode([PermitKind].self, permits)) ?? [] }
+    /// A column that does not read is an error, not a site without permits.
+    func permitKinds() throws -> [PermitKind] { try JSONColumn.decode([PermitKind].self, permits) }
 }
 
 struct LotRow: Decodable, Sendable {

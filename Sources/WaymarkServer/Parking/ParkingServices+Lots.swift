@@ -17,7 +17,7 @@ extension ParkingServices {
     func lots(siteId: String, matching query: Operations.ListLots.Input.Query, now: Date) async throws -> [FoundLot]? {
         guard let site = try await queries.site(id: siteId) else { return nil }
         guard let zone = TimeZone(identifier: site.timeZone) else { throw Problem.internalError }
-        let filter = try LotSearch.filter(query, timeZone: zone, sitePermits: site.permitKinds, now: now)
+        let filter = try LotSearch.filter(query, timeZone: zone, sitePermits: try site.permitKinds(), now: now)
         let ratings = try await reviews.summaries(siteId: siteId)
         // Read only when asked: it counts spots, which the other filters never need.
         let accessible = filter.accessibleFreeNow ? try await queries.freeSpots(siteId: siteId, category: .handicap) : [:]

@@ -162,7 +162,7 @@ struct ScheduleService: Sendable {
             guard let row = try await service.parking.lot(id: id), let site = try await service.parking.site(id: row.siteId),
                   let zone = TimeZone(identifier: site.timeZone) else { return nil }
             let rules = try StoredPermitRule.rules(row.permitRules)
-            lots[id] = LotFacts(name: row.name, rules: rules, zone: zone, siteId: site.id, permitNames: PermitNames(site.permitKinds))
+            lots[id] = LotFacts(name: row.name, rules: rules, zone: zone, siteId: site.id, permitNames: PermitNames(try site.permitKinds()))
             return lots[id]
         }
 

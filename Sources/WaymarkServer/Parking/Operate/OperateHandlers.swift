@@ -6,7 +6,7 @@ import WaymarkCore
 extension APIHandler {
     func listOperatedSites(_ input: Operations.ListOperatedSites.Input) async throws -> Operations.ListOperatedSites.Output {
         let me = try RequestContext.requirePrincipal()
-        return .ok(.init(body: .json(.init(sites: try await services.parking.siteOperators.sites(of: me.userId).map(ParkingMapping.site)))))
+        return .ok(.init(body: .json(.init(sites: try await services.parking.siteOperators.sites(of: me.userId).map { try ParkingMapping.site($0) }))))
     }
 
     func listSiteOperators(_ input: Operations.ListSiteOperators.Input) async throws -> Operations.ListSiteOperators.Output {
@@ -68,7 +68,7 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw Problem.unsupportedMediaType }
         let me = try RequestContext.requirePrincipal()
         let site = try await services.parking.operate.setPermits(me, siteId: input.path.siteId, json: try JSONEncoder().encode(body.permits))
-        return .ok(.init(body: .json(ParkingMapping.site(site))))
+        return .ok(.init(body: .json(try ParkingMapping.site(site))))
     }
 
     func setSpotOpening(_ input: Operations.SetSpotOpening.Input) async throws -> Operations.SetSpotOpening.Output {

@@ -31,7 +31,7 @@ struct OperateService: Sendable {
     func updateSettings(_ principal: Principal, lotId: String, json: Data) async throws -> LotRow {
         guard let lot = try await queries.lot(id: lotId) else { throw Problem.notFound("lot") }
         try await operators.require(principal, siteId: lot.siteId)
-        let sitePermits = try await queries.site(id: lot.siteId)?.permitKinds ?? []
+        let sitePermits = try await queries.site(id: lot.siteId)?.permitKinds() ?? []
         let read = SiteImport.lotSettings(json, capacity: lot.capacity, sitePermits: sitePermits, source: "The settings")
         guard let settings = read.settings else {
             let rules = read.problems.map(\.rule)

@@ -33,11 +33,13 @@ struct SiteGateways: Sendable {
         return try await Self.list(siteId: siteId, sql: store.sql)
     }
 
-    static func list(siteId: String, sql: any SQLDatabase) async throws -> [Listed] {
-        try await sql.raw("""
+    /// `activeId`: only that gateway, if it is the site's and not revoked.
+    static func list(siteId: String, activeId: String? = nil, sql: any SQLDatabase) async throws -> [Listed] {
+        let only: SQLQueryString = activeId.map { "AND g.id = \(bind: $0) AND g.revoked_at IS NULL" } ?? ""
+        return try await sql.raw("""
             SELECT g.id, g.name, g.created_at, g.revoked_at,
                    (SELECT MAX(t.last_at) FROM gateway_traffic t WHERE t.gateway_id = g.id AND t.site_id = g.site_id) AS last_at
-            FROM gateways g WHERE g.site_id = \(bind: siteId)
+            FROM gateways g WHERE g.site_id = \(bind: siteId) \(only)
             ORDER BY CASE WHEN g.revoked_at IS NULL THEN 0 ELSE 1 END, g.name, g.created_at
             """).all().map { r in
             Listed(id: try r.decode(column: "id", as: String.self), name: try r.decode(column: "name", as: String.self),
@@ -100,7 +102,7 @@ struct SiteGateways: Sendable {
         try await operators.require(principal, siteId: siteId)
         let now = now()
         let created = try await store.write { sql -> Created in
-            guard let gateway = try await Self.list(siteId: siteId, sql: sql).first(where: { $0.id == gatewayId && $0.revokedAt == nil })
+            guard let gateway = try await Self.list(siteId: siteId, activeId: gatewayId, sql: sql).first
             else { throw Problem.notFound("active gateway of this site") }
             let secret = try await GatewayKeys.replaceSecret(id: gatewayId, sql: sql)
             try await OperatorChanges.record(.init(siteId: siteId, userId: principal.userId, action: .gatewaySecretReplaced,

@@ -2,11 +2,11 @@
 // drivers and booking offer, edited in the words of a site file and saved whole. The server
 // checks them by the site file's rules; what it refuses is shown with the form as typed.
 
-import { el, button, field, form } from './forms.js';
+import { el, field, form } from './forms.js';
 import { ProblemError, problemText } from '../shell/api.js';
 import { confirm } from '../shell/dialog.js';
 import { getLotSettings, putLotSettings } from './api.js';
-import { lotPicker, statusLine, perLine } from './operate-parts.js';
+import { lotPicker, statusLine, perLine, saveState } from './operate-parts.js';
 import { hoursRow, permitRow, rowList, midnight } from './operate-rows.js';
 import { closuresPart } from './operate-closures.js';
 
@@ -135,23 +135,13 @@ function lotForm(lot, settings, site, saved) {
     return JSON.parse(JSON.stringify(out));
   }
 
-  const state = statusLine('op-save-status');
-  state.dataset.testid = 'op-save-status';
   let baseline = JSON.stringify(collect());
   const dirty = () => JSON.stringify(collect()) !== baseline;
-  const discard = button('Discard changes', async () => {
+  const { state, discard, say, edited } = saveState(dirty, async () => {
     if (await confirm({ title: 'Discard your changes?', message: `${lot.name} keeps its settings as saved.`, confirm: 'Discard', danger: true, name: 'discard-lot' })) {
       saved(settings);
     }
-  }, 'link-button');
-  discard.dataset.action = 'discard';
-  const say = (/** @type {string} */ words, kind = '') => { state.textContent = words; state.dataset.kind = kind; };
-  const edited = () => {
-    const d = dirty();
-    discard.hidden = !d;
-    if (d) say('Unsaved changes', 'dirty');
-    else if (state.dataset.kind === 'dirty') say('');
-  };
+  }, 'discard');
 
   const f = form({
     name: 'lot-settings',

@@ -1,7 +1,7 @@
 // Pieces the Operate screen's sections share (PRK-1): the sites the person runs (the menu asks
 // too), a labelled <select>, the lot chooser of the Lots and Spots sections, and a status line.
 
-import { el } from './forms.js';
+import { el, button } from './forms.js';
 import { listOperatedSites } from './api.js';
 import { onSessionChange } from './session.js';
 
@@ -57,6 +57,27 @@ export function statusLine(cls = 'muted small') {
   const p = el('p', cls);
   p.setAttribute('role', 'status');
   return p;
+}
+
+/**
+ * A save bar's state line ("Unsaved changes", "Saved. …") and its Discard button, shown while
+ * the form differs from what is saved; call `edited` on every input.
+ * @param {() => boolean} dirty @param {() => void} onDiscard @param {string} action the Discard button's data-action
+ */
+export function saveState(dirty, onDiscard, action) {
+  const state = statusLine('op-save-status');
+  state.dataset.testid = 'op-save-status';
+  const discard = button('Discard changes', onDiscard, 'link-button');
+  discard.dataset.action = action;
+  discard.hidden = true;
+  const say = (/** @type {string} */ words, kind = '') => { state.textContent = words; state.dataset.kind = kind; };
+  const edited = () => {
+    const d = dirty();
+    discard.hidden = !d;
+    if (d) say('Unsaved changes', 'dirty');
+    else if (state.dataset.kind === 'dirty') say('');
+  };
+  return { state, discard, say, edited };
 }
 
 export const lotLabel = (/** @type {Lot} */ lot) => `${lot.name} (${lot.code})`;

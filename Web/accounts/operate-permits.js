@@ -4,15 +4,13 @@
 // operator types one. Saving replaces the list; the server refuses to drop a permit a lot's
 // rules still require and says which lots.
 
-import { el, button, field, form } from './forms.js';
+import { el, field, form } from './forms.js';
 import { ProblemError, problemText } from '../shell/api.js';
 import { confirm } from '../shell/dialog.js';
 import { putSitePermits } from './api.js';
-import { statusLine, perLine } from './operate-parts.js';
+import { perLine, saveState } from './operate-parts.js';
 import { removeButton, rowList } from './operate-rows.js';
-import { PLACARD } from '../parking/permit-words.js';
-
-const GREY = '#7a7a7a';
+import { PLACARD, DEFAULT_COLOUR } from '../parking/permit-words.js';
 
 /** "Faculty/Staff" → "faculty-staff": lower-case letters, digits and hyphens, at most 32. */
 export const codeFor = (/** @type {string} */ name) => name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
@@ -27,7 +25,7 @@ function permitRow(kind, remove) {
   row.dataset.row = 'permit';
   if (kind.code) row.dataset.code = kind.code;
   const name = field({ label: 'Name', name: 'name', value: kind.name, required: true, maxLength: 40, autocomplete: 'off' });
-  const colour = field({ label: 'Tag colour', name: 'colour', type: 'color', value: kind.colour || GREY });
+  const colour = field({ label: 'Tag colour', name: 'colour', type: 'color', value: kind.colour || DEFAULT_COLOUR });
   colour.wrap.classList.add('op-colour');
   const parts = el('div', 'op-times', name.wrap, colour.wrap);
   /** @type {() => string} */
@@ -67,23 +65,12 @@ export function permitsSection(shared) {
     const saved = /** @type {{code: string, name: string, colour: string}[]} */ (site.permits ?? []);
     const rows = rowList({
       name: 'permits', entries: saved.map((k) => ({ ...k })), make: permitRow, add: 'Add a permit',
-      blank: () => ({ code: '', name: '', colour: GREY, isNew: true }),
+      blank: () => ({ code: '', name: '', colour: DEFAULT_COLOUR, isNew: true }),
       empty: 'This site issues no permits: every lot is open to anyone outside its permit rules. Add the permits your campus sells.',
     });
     value = rows.value;
     baseline = JSON.stringify(value());
-    const state = el('p', 'op-save-status');
-    state.setAttribute('role', 'status');
-    const say = (/** @type {string} */ words, kind = '') => { state.textContent = words; state.dataset.kind = kind; };
-    const discard = button('Discard changes', () => build(), 'link-button');
-    discard.dataset.action = 'discard-permits';
-    discard.hidden = true;
-    const edited = () => {
-      const d = dirty();
-      discard.hidden = !d;
-      if (d) say('Unsaved changes', 'dirty');
-      else if (state.dataset.kind === 'dirty') say('');
-    };
+    const { state, discard, say, edited } = saveState(dirty, () => build(), 'discard-permits');
     const f = form({
       name: 'site-permits',
       submit: 'Save',

@@ -6,7 +6,7 @@
 export const midnight = () => new Date(2000, 0, 1, 0, 0).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
 
 import { el, button, field } from './forms.js';
-import { permitKinds } from '../parking/permit-words.js';
+import { permitKinds, DEFAULT_COLOUR } from '../parking/permit-words.js';
 
 export const DAYS = [['Mo', 'Monday'], ['Tu', 'Tuesday'], ['We', 'Wednesday'], ['Th', 'Thursday'], ['Fr', 'Friday'], ['Sa', 'Saturday'], ['Su', 'Sunday']];
 
@@ -99,7 +99,7 @@ export function permitRow(entry, remove, site) {
   which.append(el('legend', 'op-legend', 'Any of these permits'));
   const kinds = permitKinds(site);
   // A code the site no longer lists stays visible, so saving never drops it unseen.
-  for (const code of entry.permits) if (!kinds.some((k) => k.code === code)) kinds.push({ code, name: code, colour: '#7a7a7a' });
+  for (const code of entry.permits) if (!kinds.some((k) => k.code === code)) kinds.push({ code, name: code, colour: DEFAULT_COLOUR });
   const boxes = kinds.map((k) => {
     const c = chip(k.name, k.name, k.code, entry.permits.includes(k.code), 'permit-chip');
     c.label.style.setProperty('--dot', k.colour);

@@ -5,6 +5,8 @@
 import { el } from '../shell/dom.js';
 
 export const PLACARD = Object.freeze({ code: 'handicap', name: 'Handicap', colour: '#1c64d6' });
+/** A permit's colour when its site gives none, as the server fills in: a neutral grey. */
+export const DEFAULT_COLOUR = '#7a7a7a';
 
 /** @typedef {{code: string, name: string, colour: string}} PermitKind */
 

@@ -14,7 +14,7 @@ struct BookingSeriesRow: Sendable {
     /// Dates left out when the series was booked, with why.
     var skipped: [Skip] = []
 
-    struct Skip: Sendable, Equatable {
+    struct Skip: Sendable {
         var range: BookingRange
         var reason: String
     }

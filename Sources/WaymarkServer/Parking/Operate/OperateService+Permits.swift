@@ -7,13 +7,10 @@ extension OperateService {
     /// "permits". A permit some lot's rules still require cannot be removed; people's holdings of
     /// a removed one go with it. Nothing is recorded when nothing changes.
     func setPermits(_ principal: Principal, siteId: String, json: Data) async throws -> SiteRow {
-        guard try await queries.site(id: siteId) != nil else { throw Problem.notFound("site") }
         try await operators.require(principal, siteId: siteId)
         let read = SiteImport.permitKinds(json, source: "The permits")
         guard let kinds = read.kinds else {
-            let rules = read.problems.map(\.rule)
-            throw Problem(type: "site-permits-invalid", title: "The permits cannot be saved", status: 400,
-                          detail: rules.count == 1 ? "The permits \(rules[0])" : rules.enumerated().map { "\($0 + 1). The permits \($1)" }.joined(separator: " "))
+            throw Self.refused("site-permits-invalid", "The permits cannot be saved", subject: "The permits", read.problems)
         }
         let now = now()
         try await store.write { sql in
@@ -37,13 +34,14 @@ extension OperateService {
 
     /// A lot whose rules require a permit keeps it issued: the operator changes the rules first.
     private static func refuseIfRequired(_ removed: [PermitKind], siteId: String, sql: any SQLDatabase) async throws {
-        let lots = try await sql.raw("SELECT name, permit_rules FROM lots WHERE site_id = \(bind: siteId) ORDER BY name").all()
+        // Each lot's name with the permits its rules name.
+        let lots = try await sql.raw("SELECT name, permit_rules FROM lots WHERE site_id = \(bind: siteId) ORDER BY name").all().map { row in
+            (name: try row.decode(column: "name", as: String.self),
+             permits: Set(try StoredPermitRule.rules(try row.decode(column: "permit_rules", as: String.self)).flatMap(\.permits)))
+        }
         var sentences: [String] = []
         for kind in removed {
-            var names: [String] = []
-            for row in lots where try StoredPermitRule.rules(try row.decode(column: "permit_rules", as: String.self)).contains(where: { $0.permits.contains(kind.code) }) {
-                names.append(try row.decode(column: "name", as: String.self))
-            }
+            let names = lots.filter { $0.permits.contains(kind.code) }.map(\.name)
             if !names.isEmpty { sentences.append("\(ListWords.and(names)) \(names.count == 1 ? "requires" : "require") \(kind.name) at times.") }
         }
         guard sentences.isEmpty else {

@@ -30,13 +30,10 @@ struct OperateService: Sendable {
     /// rules a site file meets. Nothing is recorded when nothing changes.
     func updateSettings(_ principal: Principal, lotId: String, json: Data) async throws -> LotRow {
         guard let lot = try await queries.lot(id: lotId) else { throw Problem.notFound("lot") }
-        try await operators.require(principal, siteId: lot.siteId)
-        let sitePermits = try await queries.site(id: lot.siteId)?.permitKinds() ?? []
-        let read = SiteImport.lotSettings(json, capacity: lot.capacity, sitePermits: sitePermits, source: "The settings")
+        let site = try await operators.require(principal, siteId: lot.siteId)
+        let read = SiteImport.lotSettings(json, capacity: lot.capacity, sitePermits: try site.permitKinds(), source: "The settings")
         guard let settings = read.settings else {
-            let rules = read.problems.map(\.rule)
-            throw Problem(type: "lot-settings-invalid", title: "The settings cannot be saved", status: 400,
-                          detail: rules.count == 1 ? "The settings \(rules[0])" : rules.enumerated().map { "\($0 + 1). The settings \($1)" }.joined(separator: " "))
+            throw Self.refused("lot-settings-invalid", "The settings cannot be saved", subject: "The settings", read.problems)
         }
         let now = now()
         return try await store.write { sql in
@@ -63,6 +60,13 @@ struct OperateService: Sendable {
             guard let updated = try await queries.lot(id: lotId, on: sql) else { throw Problem.notFound("lot") }
             return updated
         }
+    }
+
+    /// A 400 naming each rule of the site file that `subject` breaks, numbered when there are several.
+    static func refused(_ type: String, _ title: String, subject: String, _ problems: [SiteImport.Problem]) -> Problem {
+        let rules = problems.map(\.rule)
+        return Problem(type: type, title: title, status: 400,
+                       detail: rules.count == 1 ? "\(subject) \(rules[0])" : rules.enumerated().map { "\($0 + 1). \(subject) \($1)" }.joined(separator: " "))
     }
 
     static let settingWords = ["hours": "the hours", "price": "the price", "permits": "the permit rules", "rules": "the rules",

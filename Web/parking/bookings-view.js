@@ -14,15 +14,12 @@ import { formatMoney } from '../shell/money.js';
 import { directionsURL } from '../shell/directions.js';
 import { rangeText, clockText, dayText, zonedParts, zonedInstant, addDays, timeValue, minuteOf } from '../shell/zoned-time.js';
 import { listBookings, checkIn, modifyBooking, quote, cancelBooking } from './api.js';
+import { BOOKING_STATE_TEXT as STATE_TEXT } from './format.js';
 import { cancelWeeklyDates } from './series-view.js';
 import { writes, onChange, retry, discard } from '../accounts/outbox.js';
 import { savedNote } from '../accounts/saved-reads.js';
 
 const REFRESH_MS = 15_000;
-
-const STATE_TEXT = {
-  booked: 'Booked', checkedIn: 'Checked in', forfeited: 'Forfeited', cancelled: 'Cancelled', completed: 'Completed',
-};
 
 /** @typedef {import('../accounts/index.js').AccountsContext} AccountsContext */
 

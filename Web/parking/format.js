@@ -2,6 +2,11 @@
 // API's 1 = Sunday … 7 = Saturday and times are minutes after site-local midnight.
 
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** A booking's state in words. */
+export const BOOKING_STATE_TEXT = Object.freeze({
+  booked: 'Booked', checkedIn: 'Checked in', forfeited: 'Forfeited', cancelled: 'Cancelled', completed: 'Completed',
+});
 const SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 /** Site-local weekday (1–7), minute of the day and hour, for a time zone. */

@@ -21,6 +21,9 @@ import { savedNote } from '../accounts/saved-reads.js';
 const NO_LOT = { level: /** @type {const} */ ('none'), reason: 'Choose a lot.' };
 const ADVICE_LATER = 'Advice comes when Waymark can be reached.';
 
+/** A block as drawn while its write waits to be sent: the server's advice comes once it is. @param {Omit<Block, 'advice'>} b @returns {Block} */
+const waitingBlock = (b) => ({ ...b, advice: b.lotId ? { level: 'unknown', reason: ADVICE_LATER } : NO_LOT, waiting: true });
+
 /**
  * The schedule as the person left it: the server's copy with the writes still waiting to be sent
  * laid over it, oldest first, each block so drawn marked as waiting.
@@ -33,13 +36,8 @@ export function withWaiting(saved) {
     const id = w.ref?.blockId;
     if (w.method === 'DELETE') { out.delete(id); continue; }
     const was = out.get(id);
-    const sameLot = was && was.lotId === w.json.lotId;
-    out.set(id, {
-      id, weekday: w.json.weekday, startSlot: w.json.startSlot, endSlot: w.json.endSlot, lotId: w.json.lotId,
-      lotName: sameLot ? was.lotName : w.ref?.lotName,
-      advice: !w.json.lotId ? NO_LOT : { level: 'unknown', reason: ADVICE_LATER },
-      waiting: true,
-    });
+    const lotName = was && was.lotId === w.json.lotId ? was.lotName : w.ref?.lotName;
+    out.set(id, waitingBlock({ id, ...w.json, lotName }));
   }
   return [...out.values()];
 }
@@ -90,7 +88,7 @@ export function scheduleView(ctx) {
     const when = blockWhen({ weekday, startSlot, endSlot });
     try {
       const r = await putBlock(id, { weekday, startSlot, endSlot }, `Schedule: add ${when}`);
-      const b = r.sent ? r.answer : { id, weekday, startSlot, endSlot, advice: NO_LOT, waiting: true };
+      const b = r.sent ? r.answer : waitingBlock({ id, weekday, startSlot, endSlot });
       put(b);
       status.textContent = r.sent ? '' : `Offline: ${when} is added when Waymark can be reached`;
       grid?.render();
@@ -106,7 +104,7 @@ export function scheduleView(ctx) {
     try {
       const next = { ...b, startSlot, endSlot };
       const r = await putBlock(b.id, { weekday: b.weekday, startSlot, endSlot, lotId: b.lotId }, `Schedule: ${blockWhen(next)}`, b.lotName);
-      const updated = r.sent ? r.answer : { ...next, advice: b.lotId ? { level: 'unknown', reason: ADVICE_LATER } : NO_LOT, waiting: true };
+      const updated = r.sent ? r.answer : waitingBlock(next);
       put(updated);
       status.textContent = r.sent ? `${blockWhen(updated)} saved` : `Offline: ${blockWhen(updated)} is sent when Waymark can be reached`;
     } catch (err) {
@@ -291,9 +289,7 @@ export function lotPickerView(ctx, block, onChosen) {
         try {
           const r = await putBlock(block.id, { weekday: block.weekday, startSlot: block.startSlot, endSlot: block.endSlot, lotId },
             `Schedule: ${blockWhen(block)} · ${lotName || 'no lot'}`, lotName || undefined);
-          onChosen(r.sent ? r.answer : {
-            ...block, lotId, lotName: lotName || undefined, advice: lotId ? { level: 'unknown', reason: ADVICE_LATER } : NO_LOT, waiting: true,
-          });
+          onChosen(r.sent ? r.answer : waitingBlock({ ...block, lotId, lotName: lotName || undefined }));
           if (!r.sent) toast('Offline: the lot is saved when Waymark can be reached');
           if (alive) ctx.panel.back();
         } catch (err) {

@@ -9,10 +9,7 @@ import { toast } from '../shell/toast.js';
 import { formatMoney } from '../shell/money.js';
 import { rangeText, zoneName } from '../shell/zoned-time.js';
 import { getSeries, cancelSeries } from './api.js';
-
-const STATE_TEXT = {
-  booked: 'Booked', checkedIn: 'Checked in', forfeited: 'Forfeited', cancelled: 'Cancelled', completed: 'Completed',
-};
+import { BOOKING_STATE_TEXT as STATE_TEXT } from './format.js';
 
 /** The dates of a series that can still be cancelled: booked and not started. */
 const cancellable = (/** @type {any} */ series, now = Date.now()) =>

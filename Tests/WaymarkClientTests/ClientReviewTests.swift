@@ -64,30 +64,16 @@ struct ClientReviewTests {
 
     @Test("PRK-14 PRK-19 a review written offline waits in the outbox, the newest replacing an older one for the same lot, and is sent once")
     func reviewWrittenOffline() async throws {
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("waymark-review-outbox-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: cache) }
-        let tokens = InMemoryTokenStore()
-        let configure: (inout WaymarkConfiguration) -> Void = { $0.passwordHashCost = 4 }
-        let first = try await LiveServer.start(configure: configure)
-        defer { first.removeDatabase() }
-        // Generous timeouts while the server is up (the suite runs many servers at once); a short
-        // one while it is down, because the HTTP client keeps retrying a refused connection until
-        // the deadline. The clients share the outbox file and the session, as an app's launches do.
-        var member = WaymarkClient(serverURL: first.url, cacheDirectory: cache, tokenStore: tokens, requestTimeout: .seconds(15))
-        let lotA: String, lotG: String
-        do {
+        let app = try await OfflineApp.start("review-outbox") { $0.passwordHashCost = 4 }
+        defer { app.remove() }
+        let (lotA, lotG) = try await app.beforeGoingDown {
+            let member = app.launch(online: true)
             try await member.register(username: "sdk_offline_reviewer", password: "Str0ng!pass")
-            let lots = try await member.lots(siteId: first.siteId)
-            lotA = try #require(lots.first { $0.code == "A" }).id
-            lotG = try #require(lots.first { $0.code == "G" }).id
-        } catch {
-            try? await first.stop()
-            throw error
+            let lots = try await member.lots(siteId: app.server.siteId)
+            return (try #require(lots.first { $0.code == "A" }).id, try #require(lots.first { $0.code == "G" }).id)
         }
-        let port = try #require(first.url.port)
-        try await first.stop()
 
-        member = WaymarkClient(serverURL: first.url, cacheDirectory: cache, tokenStore: tokens, requestTimeout: .seconds(2))
+        let member = app.launch(online: false)
         for action in [Outbox.Write.Action.putReview(lotId: lotA, stars: 2, text: "First thoughts"),
                        .putReview(lotId: lotG, stars: 4, text: "Lot G"),
                        .putReview(lotId: lotA, stars: 5, text: "Second thoughts")] {
@@ -100,12 +86,8 @@ struct ClientReviewTests {
         #expect(queued.map(\.action) == [.putReview(lotId: lotG, stars: 4, text: "Lot G"),
                                           .putReview(lotId: lotA, stars: 5, text: "Second thoughts")])
 
-        let second = try await LiveServer.start(databasePath: first.databasePath) { config in
-            configure(&config)
-            config.port = port
-        }
-        member = WaymarkClient(serverURL: first.url, cacheDirectory: cache, tokenStore: tokens, requestTimeout: .seconds(15))
-        do {
+        try await app.whenBack { () async throws in
+            let member = app.launch(online: true)
             let results = await member.flushOutbox()
             #expect(results.count == 2)
             for result in results {
@@ -118,11 +100,7 @@ struct ClientReviewTests {
             #expect(try await member.reviews(lotId: lotA).mine?.text == "Second thoughts")
             #expect(try await member.reviews(lotId: lotG).mine?.stars == 4)
             #expect(try await member.reviews(lotId: lotA).reviews.count == 1, "one review per person, however often it was sent")
-        } catch {
-            try? await second.stop()
-            throw error
         }
-        try await second.stop()
     }
 
     /// Next Sunday at noon on the demo campus: every lot is open to drivers without a permit.
